@@ -1,0 +1,82 @@
+/**
+ * The dependency rule of ARCHITECTURE.md as a check that fails `npm run lint`:
+ * core knows nothing of the doors or adapters; the doors (rest, mcp, admin) do not reach into each
+ * other, into authz internals or into providers; the MCP SDK stays in mcp/, oidc-provider in authz/.
+ * Only the composition root (app.ts, main.ts) and scripts see everything.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-is-independent',
+      comment: 'core/ imports nothing of the project outside core/.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench)/|^(app|main|config)\\.ts$' },
+    },
+    {
+      name: 'core-has-no-doors',
+      comment: 'core/ never sees HTTP frameworks, the MCP SDK or oidc-provider.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: 'node_modules/(koa|@koa|koa-body|koa-helmet|@modelcontextprotocol|oidc-provider|got)/' },
+    },
+    {
+      name: 'rest-stays-in-its-lane',
+      comment: 'rest/ imports core only; authorization is handed in by the composition root.',
+      severity: 'error',
+      from: { path: '^rest/' },
+      to: { path: '^(mcp|authz|providers|admin|seeds)/' },
+    },
+    {
+      name: 'mcp-stays-in-its-lane',
+      severity: 'error',
+      from: { path: '^mcp/' },
+      to: { path: '^(rest|authz|providers|admin|seeds)/' },
+    },
+    {
+      name: 'admin-stays-in-its-lane',
+      severity: 'error',
+      from: { path: '^admin/' },
+      to: { path: '^(rest|mcp|authz|providers|seeds)/' },
+    },
+    {
+      name: 'authz-imports-core-only',
+      severity: 'error',
+      from: { path: '^authz/' },
+      to: { path: '^(rest|mcp|providers|admin|seeds)/' },
+    },
+    {
+      name: 'providers-import-core-only',
+      severity: 'error',
+      from: { path: '^providers/' },
+      to: { path: '^(rest|mcp|authz|admin|seeds)/' },
+    },
+    {
+      name: 'mcp-sdk-only-in-mcp',
+      severity: 'error',
+      from: { pathNot: '^(mcp|test)/' },
+      to: { path: 'node_modules/@modelcontextprotocol/' },
+    },
+    {
+      name: 'oidc-provider-only-in-authz',
+      severity: 'error',
+      from: { pathNot: '^(authz|test)/' },
+      to: { path: 'node_modules/oidc-provider/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

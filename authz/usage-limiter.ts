@@ -1,0 +1,104 @@
+/**
+ * Usage plans enforced with rate-limiter-flexible: a per-second rate with a burst allowance, and a daily
+ * quota, one budget per partner. With Redis the budget is shared by every instance; without it each
+ * process keeps its own. If Redis stops answering, an in-memory limiter stands in rather than failing
+ * every request.
+ */
+import type { Redis } from 'ioredis';
+import {
+  BurstyRateLimiter,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { PartnerIdentity, RatePolicy, UsageDecision, UsagePlan } from '../core/partners/schemas.js';
+
+const DAY_SECONDS = 86_400;
+
+interface PlanLimiters {
+  perSecond: BurstyRateLimiter | RateLimiterAbstract;
+  perDay: RateLimiterAbstract;
+  policies: [RatePolicy, RatePolicy];
+}
+
+export class UsageLimiter {
+  readonly #redis: Redis | undefined;
+  readonly #prefix: string;
+  readonly #byPlan = new Map<string, PlanLimiters>();
+
+  constructor(options: { redis?: Redis; keyPrefix?: string } = {}) {
+    this.#redis = options.redis;
+    this.#prefix = options.keyPrefix ?? 'usage';
+  }
+
+  async consume(partner: PartnerIdentity): Promise<UsageDecision> {
+    const limiters = this.#limitersFor(partner.plan);
+    const [perSecondPolicy, perDayPolicy] = limiters.policies;
+
+    const second = await settle(limiters.perSecond.consume(partner.partnerId));
+    if (!second.allowed) return decision(false, limiters.policies, perSecondPolicy, second.res);
+
+    const day = await settle(limiters.perDay.consume(partner.partnerId));
+    if (!day.allowed) return decision(false, limiters.policies, perDayPolicy, day.res);
+
+    return decision(true, limiters.policies, perSecondPolicy, second.res);
+  }
+
+  #limitersFor(plan: UsagePlan): PlanLimiters {
+    const signature = `${plan.id}:${plan.requests_per_second}:${plan.burst}:${plan.requests_per_day}`;
+    let limiters = this.#byPlan.get(signature);
+    if (!limiters) {
+      limiters = this.#build(plan, signature);
+      this.#byPlan.set(signature, limiters);
+    }
+    return limiters;
+  }
+
+  #build(plan: UsagePlan, signature: string): PlanLimiters {
+    const rate = this.#limiter(`${signature}:rate`, plan.requests_per_second, 1);
+    const extra = plan.burst - plan.requests_per_second;
+    // The burst allowance refills over the time the sustained rate would take to serve it.
+    const burstWindow = Math.max(1, Math.ceil(plan.burst / plan.requests_per_second));
+    const perSecond = extra > 0 ? new BurstyRateLimiter(rate, this.#limiter(`${signature}:burst`, extra, burstWindow)) : rate;
+    return {
+      perSecond,
+      perDay: this.#limiter(`${signature}:day`, plan.requests_per_day, DAY_SECONDS),
+      policies: [
+        { name: 'per_second', limit: plan.requests_per_second, windowSeconds: 1 },
+        { name: 'per_day', limit: plan.requests_per_day, windowSeconds: DAY_SECONDS },
+      ],
+    };
+  }
+
+  #limiter(name: string, points: number, duration: number): RateLimiterAbstract {
+    const keyPrefix = `${this.#prefix}:${name}`;
+    if (!this.#redis) return new RateLimiterMemory({ keyPrefix, points, duration });
+    return new RateLimiterRedis({
+      storeClient: this.#redis,
+      keyPrefix,
+      points,
+      duration,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+    });
+  }
+}
+
+async function settle(attempt: Promise<RateLimiterRes>): Promise<{ allowed: boolean; res: RateLimiterRes }> {
+  try {
+    return { allowed: true, res: await attempt };
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return { allowed: false, res: rejection };
+    throw rejection;
+  }
+}
+
+function decision(allowed: boolean, policies: RatePolicy[], policy: RatePolicy, res: RateLimiterRes): UsageDecision {
+  return {
+    allowed,
+    policies,
+    policy,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  };
+}

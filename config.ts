@@ -1,0 +1,94 @@
+/**
+ * Configuration from environment variables only, validated once at start-up. Every variable and its
+ * default is listed in `.env.example`; keep the two in step.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { message: 'must be 1 or 0 (or true/false)' })
+  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
+
+const url = z.url({ message: 'must be an absolute URL such as http://localhost:8080' });
+const positiveInt = z.coerce.number({ message: 'must be a number' }).int('must be a whole number').positive('must be positive');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535, 'must be at most 65535').default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  BASE_URL: url.optional(),
+  AUTH_URL: url.optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+    .optional(),
+  DATABASE_POOL_MAX: positiveInt.default(10),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  SANDBOX: flag.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  API_KEY_CACHE_SECONDS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(3600).default(30),
+  SHUTDOWN_GRACE_SECONDS: positiveInt.max(300).default(10),
+  TRUST_PROXY: flag.default(false),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  baseUrl: string;
+  authUrl: string;
+  /** Absent: the embedded PostgreSQL in `dataDir`. */
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  dataDir: string;
+  redisUrl: string | undefined;
+  /** Serve the sandboxes of outside systems under /sandbox and seed the demo partner. */
+  sandbox: boolean;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  apiKeyCacheSeconds: number;
+  shutdownGraceSeconds: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; throws ConfigError with one line naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "not set", as in most .env tooling.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${JSON.stringify(present[name] ?? '')} ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}. See .env.example.`);
+  }
+  const e = parsed.data;
+  const baseUrl = stripSlash(e.BASE_URL ?? `http://localhost:${e.PORT}`);
+  const sandbox = e.SANDBOX ?? true;
+  if (e.NODE_ENV === 'production' && sandbox) {
+    throw new ConfigError('Invalid configuration: SANDBOX must be 0 when NODE_ENV=production (sandboxes are for development and tests).');
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    authUrl: stripSlash(e.AUTH_URL ?? baseUrl),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    dataDir: path.resolve(e.DATA_DIR),
+    redisUrl: e.REDIS_URL,
+    sandbox,
+    logLevel: e.LOG_LEVEL,
+    apiKeyCacheSeconds: e.API_KEY_CACHE_SECONDS,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+function stripSlash(value: string): string {
+  return value.replace(/\/+$/, '');
+}

@@ -1,0 +1,63 @@
+/**
+ * The one way the service reaches its data: knex with the `pg` client, either to the server of
+ * DATABASE_URL with a normal pool, or to the embedded PostgreSQL with a pool of exactly one connection.
+ */
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { startEmbeddedPostgres } from './embedded.js';
+
+// int8 (counts, sums) as JavaScript numbers: every bigint we read fits in 2^53. numeric stays a string,
+// which is what money needs.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+// `date` columns stay 'YYYY-MM-DD' strings: turning them into local-time Date objects shifts days.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+
+export interface DatabaseOptions {
+  /** A postgres:// URL; absent means the embedded PostgreSQL in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolMax: number;
+}
+
+export interface Database {
+  knex: Knex;
+  embedded: boolean;
+  /** Closes the pool, then stops the embedded server if there is one. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const knex = knexFactory({
+      client: 'pg',
+      connection: options.databaseUrl,
+      pool: { min: 0, max: options.poolMax },
+      acquireConnectionTimeout: 10_000,
+    });
+    return { knex, embedded: false, close: once(() => knex.destroy()) };
+  }
+
+  const server = await startEmbeddedPostgres(options.dataDir);
+  const knex = knexFactory({
+    client: 'pg',
+    connection: { host: server.socketDir, port: server.port, user: 'postgres', database: 'postgres' },
+    pool: { min: 0, max: 1 },
+    acquireConnectionTimeout: 30_000,
+  });
+  return {
+    knex,
+    embedded: true,
+    close: once(async () => {
+      try {
+        await knex.destroy();
+      } finally {
+        await server.stop();
+      }
+    }),
+  };
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}

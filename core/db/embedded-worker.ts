@@ -1,0 +1,37 @@
+/**
+ * Runs PGlite in a worker thread and serves it over the PostgreSQL wire protocol on a Unix socket, so
+ * the service talks to it with the same `pg` driver as to a real server, and a long query never stalls
+ * the HTTP event loop.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+interface WorkerInput {
+  pgDataDir: string;
+  socketPath: string;
+}
+
+const { pgDataDir, socketPath } = workerData as WorkerInput;
+const port = parentPort;
+if (!port) throw new Error('embedded-worker must run in a worker thread');
+
+try {
+  const db = await PGlite.create({ dataDir: pgDataDir });
+  // The service connects with a pool of exactly one: pglite-socket connections share one backend session.
+  const server = new PGLiteSocketServer({ db, path: socketPath });
+  await server.start();
+
+  port.on('message', async (message: unknown) => {
+    if (message !== 'stop') return;
+    try {
+      await server.stop();
+      await db.close();
+    } finally {
+      port.postMessage({ stopped: true });
+    }
+  });
+  port.postMessage({ ready: true });
+} catch (error) {
+  port.postMessage({ error: error instanceof Error ? error.message : String(error) });
+}

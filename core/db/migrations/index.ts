@@ -1,0 +1,16 @@
+/**
+ * The one ordered list of migrations, for the embedded database and PostgreSQL alike. Listing them here
+ * (instead of letting knex scan a folder) keeps them loadable from TypeScript sources and bundles alike.
+ * Append only; never edit a migration that has landed.
+ */
+import type { Knex } from 'knex';
+import * as foundation from './20261122000001-foundation.js';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
+  ['20261122000001-foundation', foundation],
+];

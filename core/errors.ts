@@ -1,0 +1,97 @@
+/**
+ * Domain errors: what went wrong, in words a partner developer or an agent can act on, and a stable
+ * snake_case `code` they can branch on. No HTTP status here: each door (REST, MCP, admin) maps the kind
+ * once. Messages must never carry vendor text, SQL or a stack: they reach callers and models verbatim.
+ */
+
+export type ErrorKind =
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'gone'
+  | 'rate_limited'
+  | 'price_changed'
+  | 'provider_rejected'
+  | 'provider_unavailable'
+  | 'provider_timeout';
+
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  /** A short, safe elaboration (the spec's `details`), e.g. which rule a provider applied. */
+  readonly details: string | undefined;
+
+  constructor(kind: ErrorKind, code: string, message: string, details?: string) {
+    super(message);
+    this.name = 'DomainError';
+    this.kind = kind;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** One failed rule on one field; `field` is the dotted path into the input (`passengers.0.born_on`). */
+export interface FieldError {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+export class ValidationError extends DomainError {
+  readonly fields: Record<string, FieldError>;
+
+  constructor(fields: FieldError[], message = 'The request is not valid: see `fields` for each rule that failed.') {
+    super('validation', 'validation_error', message);
+    this.fields = {};
+    for (const error of fields) {
+      // The first failure per field is the one to fix first; later ones often follow from it.
+      this.fields[error.field] ??= error;
+    }
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string, code = 'not_found') {
+    super('not_found', code, message);
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  constructor(message: string, code = 'unauthenticated') {
+    super('unauthenticated', code, message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message: string, code = 'forbidden') {
+    super('forbidden', code, message);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string, code = 'conflict') {
+    super('conflict', code, message);
+  }
+}
+
+export class GoneError extends DomainError {
+  constructor(message: string, code = 'gone') {
+    super('gone', code, message);
+  }
+}
+
+/** A usage budget is spent; `retryAfterSeconds` tells when the next attempt can succeed. */
+export class RateLimitedError extends DomainError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number, code = 'rate_limited') {
+    super('rate_limited', code, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}

@@ -1,0 +1,66 @@
+/**
+ * The one place where errors become HTTP responses, in the specification's envelopes plus a stable
+ * `code`. Domain kinds are mapped here and nowhere else. Anything unexpected is logged in full and
+ * answered with a generic message and the request id: never a stack, SQL or a vendor's words.
+ */
+import type { Context, Next } from 'koa';
+import { DomainError, RateLimitedError, ValidationError, type ErrorKind } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { HttpProblem } from './problems.js';
+
+const STATUS_BY_KIND: Record<ErrorKind, number> = {
+  validation: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  rate_limited: 429,
+  price_changed: 409,
+  provider_rejected: 422,
+  provider_unavailable: 502,
+  provider_timeout: 504,
+};
+
+export function errorHandler(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (error) {
+      render(ctx, error, logger);
+    }
+  };
+}
+
+function render(ctx: Context, error: unknown, logger: Logger): void {
+  if (error instanceof ValidationError) {
+    ctx.status = 400;
+    ctx.body = { message: error.message, code: error.code, fields: error.fields };
+    return;
+  }
+  if (error instanceof DomainError) {
+    const status = STATUS_BY_KIND[error.kind];
+    if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+    standard(ctx, status, error.code, error.message, error.details);
+    return;
+  }
+  if (error instanceof HttpProblem) {
+    ctx.set(error.headers);
+    standard(ctx, error.status, error.code, error.message);
+    return;
+  }
+  const requestId = String(ctx.state.requestId);
+  logger.error({ err: error, req_id: requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+  ctx.status = 500;
+  ctx.body = {
+    message: `Something went wrong on our side. Retry in a moment; if it keeps failing, contact support and quote request id ${requestId}.`,
+    status_code: 500,
+    code: 'internal_error',
+    request_id: requestId,
+  };
+}
+
+function standard(ctx: Context, status: number, code: string, message: string, details?: string): void {
+  ctx.status = status;
+  ctx.body = details === undefined ? { message, status_code: status, code } : { message, status_code: status, code, details };
+}

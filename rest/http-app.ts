@@ -1,0 +1,34 @@
+/**
+ * The Koa application of the REST door: request id and log line, the error envelopes, security
+ * headers, the route table, and the 404/405 answers. The authorization server (next) mounts between the
+ * router and the fallback, with no body parser in front of it.
+ */
+import Koa from 'koa';
+import helmet from 'koa-helmet';
+import type { Logger } from '../core/logger.js';
+import { errorHandler } from './error-handler.js';
+import type { PartnerAuthDeps } from './partner-auth.js';
+import { requestLog } from './request-log.js';
+import type { Route } from './route-table.js';
+import { buildRouter, noRouteMatched } from './router.js';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  routes: Route[];
+  auth: PartnerAuthDeps;
+  trustProxy: boolean;
+}
+
+export function buildHttpApp(options: HttpAppOptions): Koa {
+  const app = new Koa({ proxy: options.trustProxy });
+  // Errors are answered by errorHandler; what reaches Koa's own handler is a socket-level failure.
+  app.on('error', (error: Error) => options.logger.warn({ err: error }, 'connection error'));
+
+  const router = buildRouter(options.routes, options.auth);
+  app.use(requestLog(options.logger));
+  app.use(errorHandler(options.logger));
+  app.use(helmet());
+  app.use(router.routes());
+  app.use(noRouteMatched(router));
+  return app;
+}

@@ -1,0 +1,136 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table and its zod schemas. Schemas that carry
+ * `.meta({ id })` become shared components; request schemas are rendered as input (defaults optional),
+ * response schemas as output.
+ */
+import { z } from 'zod';
+import { ERROR_DESCRIPTIONS, ErrorResponse, ValidationErrorResponse } from './envelopes.js';
+import type { Route } from './route-table.js';
+
+type JsonObject = Record<string, unknown>;
+
+export interface OpenApiInfo {
+  serverUrl: string;
+  version: string;
+}
+
+export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo): JsonObject {
+  const components = new ComponentCollector();
+  const paths: Record<string, Record<string, JsonObject>> = {};
+
+  for (const route of routes.filter((candidate) => !candidate.hidden)) {
+    const operation: JsonObject = {
+      operationId: route.operationId,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      security: route.auth === 'api_key' ? [{ ApiKey: [] }] : [],
+      parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components)],
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: components.schema(route.body, 'input') } } } }
+        : {}),
+      responses: responses(route, components),
+    };
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Travel Partner API',
+      version: info.version,
+      description:
+        'Partner REST API: flight providers, offers and bookings, traveler profiles and saved passengers. Errors use the standard envelope (`message`, `status_code`, `code`) or, for invalid input, the validation envelope (`fields`).',
+    },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      schemas: components.all(),
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your partner application API key.' },
+      },
+    },
+  };
+}
+
+function parameters(schema: z.ZodType | undefined, location: 'path' | 'query', components: ComponentCollector): JsonObject[] {
+  if (!schema) return [];
+  const json = components.schema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: location,
+      required: location === 'path' || (json.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function responses(route: Route, components: ComponentCollector): JsonObject {
+  const result: JsonObject = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    result[status] = {
+      description: spec.description,
+      ...(spec.schema ? { content: { 'application/json': { schema: components.schema(spec.schema, 'output') } } } : {}),
+    };
+  }
+  const errorStatuses = new Set<number>(route.errors ?? []);
+  if (route.auth === 'api_key') [401, 403, 429].forEach((status) => errorStatuses.add(status));
+  if (route.body || route.query || route.params) errorStatuses.add(400);
+  if (route.body) [413, 415].forEach((status) => errorStatuses.add(status));
+  errorStatuses.add(500);
+  for (const status of [...errorStatuses].sort()) {
+    const envelope = status === 400 && (route.body || route.query) ? ValidationErrorResponse : ErrorResponse;
+    result[status] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      content: { 'application/json': { schema: components.schema(envelope, 'output') } },
+    };
+  }
+  return result;
+}
+
+/** Converts zod schemas, hoisting every identified sub-schema into `components.schemas`. */
+class ComponentCollector {
+  readonly #schemas: Record<string, JsonObject> = {};
+
+  schema(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonObject;
+    const { $schema: _, $defs = {}, ...root } = json as JsonObject & { $defs?: Record<string, JsonObject> };
+    // The same id can render differently as input and as output: the second rendering gets its own name.
+    const renames = new Map<string, string>();
+    for (const [id, definition] of Object.entries($defs)) {
+      const existing = this.#schemas[id];
+      const conflicts = existing && !sameJson(existing, rewriteRefs(definition, new Map()));
+      renames.set(id, conflicts ? `${id}${io === 'input' ? 'Input' : 'Output'}` : id);
+    }
+    for (const [id, definition] of Object.entries($defs)) {
+      this.#schemas[renames.get(id) as string] = rewriteRefs(definition, renames) as JsonObject;
+    }
+    return rewriteRefs(root, renames) as JsonObject;
+  }
+
+  all(): Record<string, JsonObject> {
+    return Object.fromEntries(Object.entries(this.#schemas).sort(([a], [b]) => a.localeCompare(b)));
+  }
+}
+
+function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renames));
+  if (typeof value !== 'object' || value === null) return value;
+  const result: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
+      const id = item.slice('#/$defs/'.length);
+      result[key] = `#/components/schemas/${renames.get(id) ?? id}`;
+    } else {
+      result[key] = rewriteRefs(item, renames);
+    }
+  }
+  return result;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

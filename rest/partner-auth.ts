@@ -1,0 +1,67 @@
+/**
+ * The `x-api-key` check of partner routes, as a chain of small steps: who is calling (401), may they
+ * call this operation (403), do they have budget left (429). The key verifier and the usage limiter are
+ * handed in by the composition root; this door only knows their shapes.
+ */
+import type { Context, Next } from 'koa';
+import { ForbiddenError, RateLimitedError, UnauthenticatedError } from '../core/errors.js';
+import type { PartnerIdentity, UsageDecision } from '../core/partners/schemas.js';
+
+export interface ApiKeyCheck {
+  verify(apiKey: string): Promise<PartnerIdentity>;
+}
+
+export interface UsageCheck {
+  consume(partner: PartnerIdentity): Promise<UsageDecision>;
+}
+
+export interface PartnerAuthDeps {
+  apiKeys: ApiKeyCheck;
+  usage: UsageCheck;
+}
+
+export function requireApiKey(deps: PartnerAuthDeps, operationId: string) {
+  return async function checkApiKey(ctx: Context, next: Next): Promise<void> {
+    const partner = await identify(deps.apiKeys, ctx.get('x-api-key'));
+    ctx.state.partner = partner;
+    ensureAllowed(partner, operationId);
+    await spendBudget(ctx, deps.usage, partner);
+    return next();
+  };
+}
+
+async function identify(apiKeys: ApiKeyCheck, apiKey: string): Promise<PartnerIdentity> {
+  if (apiKey === '') {
+    throw new UnauthenticatedError(
+      'This route needs your partner API key: send it in the x-api-key header.',
+      'api_key_missing',
+    );
+  }
+  return apiKeys.verify(apiKey);
+}
+
+function ensureAllowed(partner: PartnerIdentity, operationId: string): void {
+  if (partner.allowedOperations && !partner.allowedOperations.has(operationId)) {
+    throw new ForbiddenError(
+      `Your partner application is not allowed to call ${operationId}. Ask the platform team to add it to your route allowlist.`,
+      'operation_not_allowed',
+    );
+  }
+}
+
+async function spendBudget(ctx: Context, usage: UsageCheck, partner: PartnerIdentity): Promise<void> {
+  const decision = await usage.consume(partner);
+  // draft-ietf-httpapi-ratelimit-headers: the policies, then where the caller stands in the tightest one.
+  ctx.set(
+    'RateLimit-Policy',
+    decision.policies.map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`).join(', '),
+  );
+  ctx.set('RateLimit', `"${decision.policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!decision.allowed) {
+    const window = decision.policy.windowSeconds === 1 ? 'per second' : 'per day';
+    throw new RateLimitedError(
+      `Rate limit reached: your plan allows ${decision.policy.limit} requests ${window}. Retry after ${decision.resetSeconds} s (see Retry-After).`,
+      decision.resetSeconds,
+    );
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * A route is declared once, with its zod schemas: the router serves it from this declaration and the
+ * OpenAPI document is generated from the same one, so the two cannot drift apart.
+ */
+import type { z } from 'zod';
+import type { PartnerIdentity } from '../core/partners/schemas.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Which credentials a route needs (spec: "Which routes need what").
+ * - `none`: public (health, discovery, docs).
+ * - `api_key`: the partner's `x-api-key` only.
+ */
+export type RouteAuth = 'none' | 'api_key';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  partner: PartnerIdentity | undefined;
+  requestId: string;
+}
+
+export interface RouteResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface Route<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** OpenAPI style: `/v1/flights/providers/{provider}/capabilities`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: RouteAuth;
+  params?: P;
+  query?: Q;
+  /** A JSON request body; routes without one never parse a body. */
+  body?: B;
+  /** Successful responses by status; the first is the default status of the handler's result. */
+  responses: Record<number, ResponseSpec>;
+  /** Error statuses this route can answer besides the ones every route of its kind can. */
+  errors?: number[];
+  /** Leave out of the OpenAPI document (docs and the document itself). */
+  hidden?: boolean;
+  handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResult> | RouteResult;
+}
+
+/** Keeps the handler's input typed from the schemas while routes are collected into one list. */
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(route: Route<P, Q, B>): Route {
+  return route as unknown as Route;
+}

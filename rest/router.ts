@@ -1,0 +1,88 @@
+/**
+ * Serves the route table: for each route, the credentials it needs, its body parser if it has a body,
+ * then its input parsed with its zod schemas and its handler. Also the answers for paths no route
+ * serves: 404, or 405 with `Allow` when the path exists under other methods.
+ */
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import { z } from 'zod';
+import { parseOrThrow } from '../core/validation.js';
+import { jsonBody } from './body.js';
+import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
+import { HttpProblem } from './problems.js';
+import type { Route } from './route-table.js';
+
+const NO_INPUT = z.object({});
+
+export function buildRouter(routes: Route[], auth: PartnerAuthDeps): Router {
+  const router = new Router();
+  for (const route of routes) {
+    const chain: Middleware[] = [nameOperation(route.operationId)];
+    if (route.auth === 'api_key') chain.push(requireApiKey(auth, route.operationId));
+    if (route.body) chain.push(jsonBody());
+    chain.push(runHandler(route));
+    router.register(toKoaPath(route.path), [route.method], chain);
+  }
+  return router;
+}
+
+/** The last middleware: nothing served the request. */
+export function noRouteMatched(router: Router) {
+  return async function answerUnmatched(ctx: Context): Promise<void> {
+    const match = router.match(ctx.path, ctx.method);
+    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
+    if (allowed.length === 0) {
+      throw new HttpProblem(
+        404,
+        'route_not_found',
+        `There is no route ${ctx.method} ${ctx.path}. The routes of this API are listed in /openapi.json and at /docs.`,
+      );
+    }
+    const allow = [...allowed, 'OPTIONS'].join(', ');
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      ctx.set('Allow', allow);
+      return;
+    }
+    throw new HttpProblem(
+      405,
+      'method_not_allowed',
+      `${ctx.method} is not allowed on ${ctx.path}: use ${allowed.filter((m) => m !== 'HEAD').join(' or ')}.`,
+      { Allow: allow },
+    );
+  };
+}
+
+function nameOperation(operationId: string): Middleware {
+  return function setOperation(ctx: Context, next: Next) {
+    ctx.state.operationId = operationId;
+    return next();
+  };
+}
+
+function runHandler(route: Route): Middleware {
+  return async function handle(ctx: Context): Promise<void> {
+    const params = parseOrThrow(route.params ?? NO_INPUT, (ctx as unknown as { params: unknown }).params ?? {});
+    const query = parseOrThrow(route.query ?? NO_INPUT, ctx.query);
+    const body = route.body ? parseOrThrow(route.body, ctx.request.body) : undefined;
+    const result = await route.handler({
+      params,
+      query,
+      body,
+      partner: ctx.state.partner,
+      requestId: ctx.state.requestId,
+    });
+    ctx.status = result.status ?? defaultStatus(route);
+    if (result.headers) ctx.set(result.headers);
+    if (result.body !== undefined) ctx.body = result.body;
+  };
+}
+
+function defaultStatus(route: Route): number {
+  return Number(Object.keys(route.responses)[0] ?? 200);
+}
+
+/** `/a/{b}` (OpenAPI) → `/a/:b` (Koa). */
+export function toKoaPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}

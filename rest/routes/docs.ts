@@ -1,0 +1,119 @@
+/**
+ * The API's own description: the generated OpenAPI document, a reference page rendered by the bundled
+ * swagger-ui-dist (no CDN), and a small landing page at the root.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { defineRoute, type Route } from '../route-table.js';
+import { HttpProblem } from '../problems.js';
+import { z } from 'zod';
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+const INIT_SCRIPT = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#api', deepLinking: true });
+});
+`;
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Travel Partner API reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="api"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/init.js"></script>
+</body>
+</html>
+`;
+
+const LANDING_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Travel Partner API</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
+  <h1>Travel Partner API</h1>
+  <p>Partner REST API and agent tool endpoint for flights, travelers and bookings.</p>
+  <ul>
+    <li><a href="/docs">API reference</a></li>
+    <li><a href="/openapi.json">OpenAPI document</a></li>
+  </ul>
+</body>
+</html>
+`;
+
+const AssetParams = z.object({ file: z.string() });
+
+export function docsRoutes(deps: { openApiDocument(): unknown }): Route[] {
+  const assetDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const cache = new Map<string, Buffer>();
+  const html = { 'Content-Type': 'text/html; charset=utf-8' };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/',
+      operationId: 'getLandingPage',
+      summary: 'Landing page',
+      tags: ['Docs'],
+      auth: 'none',
+      hidden: true,
+      responses: { 200: { description: 'HTML' } },
+      handler: () => ({ headers: html, body: LANDING_PAGE }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/openapi.json',
+      operationId: 'getOpenApiDocument',
+      summary: 'The OpenAPI 3.1 document',
+      tags: ['Docs'],
+      auth: 'none',
+      hidden: true,
+      responses: { 200: { description: 'The document' } },
+      handler: () => ({ body: deps.openApiDocument() }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/docs',
+      operationId: 'getDocsPage',
+      summary: 'The API reference page',
+      tags: ['Docs'],
+      auth: 'none',
+      hidden: true,
+      responses: { 200: { description: 'HTML' } },
+      handler: () => ({ headers: html, body: DOCS_PAGE }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/docs/assets/{file}',
+      operationId: 'getDocsAsset',
+      summary: 'Files of the API reference page',
+      tags: ['Docs'],
+      auth: 'none',
+      hidden: true,
+      params: AssetParams,
+      responses: { 200: { description: 'The file' } },
+      handler({ params }) {
+        const cacheable = { 'Cache-Control': 'public, max-age=86400' };
+        if (params.file === 'init.js') {
+          return { headers: { ...cacheable, 'Content-Type': 'text/javascript; charset=utf-8' }, body: INIT_SCRIPT };
+        }
+        const type = ASSETS[params.file];
+        if (!type) throw new HttpProblem(404, 'not_found', `There is no docs asset named ${params.file}.`);
+        let content = cache.get(params.file);
+        if (!content) {
+          content = fs.readFileSync(path.join(assetDir, params.file));
+          cache.set(params.file, content);
+        }
+        return { headers: { ...cacheable, 'Content-Type': type }, body: content };
+      },
+    }),
+  ];
+}

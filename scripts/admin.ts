@@ -1,0 +1,59 @@
+/**
+ * `npm run admin -- <command>`: partner onboarding and usage plans. With the embedded database and a
+ * running service, the command goes through the service's admin socket (the service holds the data
+ * directory); otherwise it opens the database itself.
+ */
+import fs from 'node:fs';
+import { runAdminCommand } from '../admin/commands.js';
+import { adminSocketPath, describeAdminError, sendAdminCommand, type AdminReply } from '../admin/socket.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../core/db/database.js';
+import { DataDirectoryLockedError } from '../core/db/lock.js';
+import { migrateToLatest } from '../core/db/migrate.js';
+import { createLogger } from '../core/logger.js';
+import { PartnerService } from '../core/partners/service.js';
+import { seedReferenceData } from '../seeds/index.js';
+
+const logger = createLogger('error');
+
+async function main(argv: string[]): Promise<AdminReply> {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    const socketPath = adminSocketPath(config.dataDir);
+    if (fs.existsSync(socketPath)) {
+      try {
+        return await sendAdminCommand(socketPath, argv);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // A socket file with nobody behind it: the service is not running, so open the database ourselves.
+        if (code !== 'ECONNREFUSED' && code !== 'ENOENT') throw error;
+      }
+    }
+  }
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+  try {
+    await migrateToLatest(db.knex);
+    await seedReferenceData(db.knex);
+    const partners = new PartnerService(db.knex);
+    return { ok: true, result: await runAdminCommand(argv, { partners }) };
+  } catch (error) {
+    return { ok: false, error: describeAdminError(error, logger) };
+  } finally {
+    await db.close();
+  }
+}
+
+try {
+  const reply = await main(process.argv.slice(2));
+  if (reply.ok) {
+    process.stdout.write(`${JSON.stringify(reply.result, null, 2)}\n`);
+  } else {
+    process.stderr.write(`${reply.error?.message ?? 'The command failed.'}\n`);
+    if (reply.error?.fields) process.stderr.write(`${JSON.stringify(reply.error.fields, null, 2)}\n`);
+    process.exitCode = 1;
+  }
+} catch (error) {
+  const known = error instanceof ConfigError || error instanceof DataDirectoryLockedError;
+  process.stderr.write(`${known ? (error as Error).message : `The command failed: ${(error as Error).message}`}\n`);
+  process.exitCode = 1;
+}
