@@ -3,6 +3,7 @@
  * the demo partner in sandbox mode, and a graceful stop on SIGTERM/SIGINT.
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startAdminSocket } from './admin/socket.js';
 import { createService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -33,7 +34,8 @@ async function start(config: Config): Promise<void> {
   const server = http.createServer(service.app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  logger.info({ port: config.port, base_url: config.baseUrl, embedded_db: service.db.embedded, sandbox: config.sandbox }, 'listening');
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, base_url: config.baseUrl, embedded_db: service.db.embedded, sandbox: config.sandbox }, 'listening');
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -27,11 +27,13 @@ const SECRET_FIELDS = [
   'unique_identifier',
 ];
 
-export const REDACTED_PATHS = [
-  ...SECRET_FIELDS.map((field) => `${JSON.stringify(field)}`),
-  ...SECRET_FIELDS.map((field) => `*[${JSON.stringify(field)}]`),
-  ...SECRET_FIELDS.map((field) => `*.*[${JSON.stringify(field)}]`),
-];
+// pino's path syntax: `key` at the top, `*.key` one level down, `*.*.key` two levels down.
+const accessor = (field: string) => (/^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`);
+export const REDACTED_PATHS = SECRET_FIELDS.flatMap((field) => [
+  accessor(field).replace(/^\./, ''),
+  `*${accessor(field)}`,
+  `*.*${accessor(field)}`,
+]);
 
 export function createLogger(level: LevelWithSilent, destination?: DestinationStream): Logger {
   const options = {

@@ -36,10 +36,13 @@ function joinPath(prefix: string, path: ReadonlyArray<PropertyKey>): string {
 
 type Issue = z.core.$ZodIssue;
 
+const MISSING_VALUE_CODES = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
+
 function describe(issue: Issue, field: string): { rule: string; message: string } {
+  // Parsed with reportInput, an issue lacks its input only when the value was absent.
+  if (issue.input === undefined && MISSING_VALUE_CODES.has(issue.code)) return { rule: 'required', message: `${field} is required` };
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return { rule: 'required', message: `${field} is required` };
       return { rule: 'type', message: `${field} must be ${article(issue.expected)}` };
     case 'too_small':
       return sizeRule(issue.origin, 'min', issue.minimum, issue.inclusive ?? true, field);

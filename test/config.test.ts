@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import test from 'ava';
+import { ConfigError, loadConfig } from '../config.js';
+import { assertTestDatabaseName } from './helpers/database.js';
+
+test('defaults apply when nothing is set', (t) => {
+  const config = loadConfig({});
+  t.like(config, {
+    env: 'development',
+    port: 8080,
+    baseUrl: 'http://localhost:8080',
+    authUrl: 'http://localhost:8080',
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    sandbox: true,
+    logLevel: 'info',
+    apiKeyCacheSeconds: 30,
+  });
+  t.true(config.dataDir.endsWith('/.data'));
+});
+
+test('values are read and coerced; empty strings mean unset', (t) => {
+  const config = loadConfig({ PORT: '9000', BASE_URL: 'https://api.example.com/', AUTH_URL: '', SANDBOX: '0', REDIS_URL: 'redis://r:6379' });
+  t.like(config, { port: 9000, baseUrl: 'https://api.example.com', authUrl: 'https://api.example.com', sandbox: false, redisUrl: 'redis://r:6379' });
+});
+
+test('a bad value throws one line naming the variable', (t) => {
+  const error = t.throws(() => loadConfig({ PORT: 'eighty' }), { instanceOf: ConfigError });
+  t.regex(error.message, /^Invalid configuration: PORT="eighty" /);
+  t.false(error.message.includes('\n'));
+  t.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), { message: /DATABASE_URL/ });
+  t.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: /LOG_LEVEL/ });
+});
+
+test('production refuses to run with the sandbox on', (t) => {
+  t.throws(() => loadConfig({ NODE_ENV: 'production' }), { instanceOf: ConfigError, message: /SANDBOX must be 0/ });
+  t.is(loadConfig({ NODE_ENV: 'production', SANDBOX: '0' }).sandbox, false);
+});
+
+test('the process stops with a non-zero exit and one line naming the bad variable', (t) => {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    env: { ...process.env, PORT: 'not-a-port' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  t.not(result.status, 0);
+  const lines = result.stderr.trim().split('\n');
+  t.is(lines.length, 1, result.stderr);
+  t.regex(lines[0] as string, /PORT="not-a-port"/);
+});
+
+test('the test setup refuses a database whose name lacks "test"', (t) => {
+  t.throws(() => assertTestDatabaseName('postgres://postgres@127.0.0.1:5432/travel'), { message: /must contain "test"/ });
+  t.is(assertTestDatabaseName('postgres://postgres@127.0.0.1:5432/travel_test'), 'travel_test');
+});

@@ -1,0 +1,62 @@
+/**
+ * The whole service on a fresh test database, listening on a free port: tests talk to it over real HTTP.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createService, type Service, type ServiceOptions } from '../../app.js';
+import { loadConfig, type Config } from '../../config.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export interface RunningService {
+  url: string;
+  config: Config;
+  service: Service;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = 'tp-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Starts a service; pass `database` to share one database between several instances. */
+export async function startService(
+  env: Record<string, string> = {},
+  options: ServiceOptions & { database?: TestDatabase } = {},
+): Promise<RunningService> {
+  const database = options.database ?? (await createTestDatabase());
+  const dataDir = tempDir();
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SANDBOX: '0',
+    PORT: '0',
+    ...env,
+  });
+  const service = await createService(config, options);
+  const server = http.createServer(service.app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    service,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await service.close();
+      if (!options.database) await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function uniquePrefix(): string {
+  return `test:${randomBytes(6).toString('hex')}`;
+}

@@ -1,0 +1,184 @@
+/**
+ * The service as a person runs it: `main.ts` on the embedded database with the sandbox on, the demo
+ * partner, the admin command line going through the running service, a second process refused, and a
+ * graceful stop on SIGTERM. Then the admin command line on DATABASE_URL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { createTestDatabase } from './helpers/database.js';
+import { tempDir } from './helpers/service.js';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function withoutDatabase(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  return env;
+}
+
+function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+async function startMain(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], { env });
+  let output = '';
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening" line in time:\n${output}`)), 60_000);
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+      const match = /"port":(\d+),.*"msg":"listening"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`main.ts exited with ${code}:\n${output}`)));
+  });
+  return { child, port, output: () => output };
+}
+
+/** Logs are written asynchronously: wait (bounded) for a line to arrive. */
+async function eventually(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+test.serial('npm start on a fresh data directory: embedded database, demo partner, admin through the service, graceful stop', async (t) => {
+  const dataDir = tempDir('tp-main-');
+  const env = withoutDatabase({ DATA_DIR: dataDir, PORT: '0', SANDBOX: '1', LOG_LEVEL: 'info' });
+  const { child, port, output } = await startMain(env);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    t.is((await fetch(`${base}/healthz`)).status, 200);
+    t.is((await fetch(`${base}/readyz`)).status, 200);
+
+    // The demo partner: shown once, kept in a file only the owner can read.
+    const credentialsFile = path.join(dataDir, 'demo-credentials.json');
+    const demo = JSON.parse(fs.readFileSync(credentialsFile, 'utf8'));
+    t.is(fs.statSync(credentialsFile).mode & 0o777, 0o600);
+    t.true(output().includes(`x-api-key: ${demo.api_key}`));
+    const capabilities = `${base}/v1/flights/providers/provider_c/capabilities`;
+    t.is((await fetch(capabilities, { headers: { 'x-api-key': demo.api_key } })).status, 200);
+    // The request log names the partner but never carries the key.
+    await eventually(() => /"path":"\/v1\/flights\/providers\/provider_c\/capabilities","status":200/.test(output()));
+    t.is(output().split(demo.api_key).length - 1, 2, 'the key appears only in the banner');
+
+    // The admin socket is private to the owner.
+    t.is(fs.statSync(path.join(dataDir, 'admin.sock')).mode & 0o777, 0o600);
+    const created = await run('scripts/admin.ts', ['partner', 'create', '--name', 'CLI Partner'], env);
+    t.is(created.status, 0, created.stderr);
+    const partner = JSON.parse(created.stdout);
+    t.regex(partner.partner_id, /^[0-9a-f-]{36}$/);
+    t.regex(partner.api_key, /^tpk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
+    t.is((await fetch(capabilities, { headers: { 'x-api-key': partner.api_key } })).status, 200);
+
+    const listed = await run('scripts/admin.ts', ['partner', 'list'], env);
+    t.is(listed.status, 0, listed.stderr);
+    t.deepEqual(
+      JSON.parse(listed.stdout).map((p: { name: string }) => p.name),
+      ['Demo partner (sandbox)', 'CLI Partner'],
+    );
+    t.false(listed.stdout.includes(partner.api_key), 'lists never show a key again');
+
+    const revoked = await run('scripts/admin.ts', ['key', 'revoke', '--key', partner.key_id], env);
+    t.is(revoked.status, 0, revoked.stderr);
+    t.truthy(JSON.parse(revoked.stdout).revoked_at);
+    t.is((await fetch(capabilities, { headers: { 'x-api-key': partner.api_key } })).status, 401);
+
+    const wrong = await run('scripts/admin.ts', ['partner', 'create'], env);
+    t.is(wrong.status, 1);
+    t.is(wrong.stdout, '');
+    t.regex(wrong.stderr, /--name is required/);
+
+    // A second service on the same directory is refused instead of silently losing writes.
+    const second = await run('main.ts', [], env);
+    t.not(second.status, 0);
+    t.regex(second.stderr, /is in use by another process/);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  t.is(await exited(child), 0, output());
+  t.regex(output(), /"msg":"stopped"/);
+  t.false(fs.existsSync(path.join(dataDir, 'postgres.lock')));
+  t.false(fs.existsSync(path.join(dataDir, 'admin.sock')));
+
+  // With the service stopped, the admin command line opens the database itself.
+  const direct = await run('scripts/admin.ts', ['partner', 'list'], env);
+  t.is(direct.status, 0, direct.stderr);
+  t.is(JSON.parse(direct.stdout).length, 2);
+
+  // A restart keeps the data and does not show the demo key again.
+  const again = await startMain(env);
+  try {
+    t.false(again.output().includes('x-api-key:'));
+  } finally {
+    again.child.kill('SIGTERM');
+  }
+  t.is(await exited(again.child), 0);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.serial('the admin command line on DATABASE_URL: plans, partners, keys, and errors on stderr', async (t) => {
+  const database = await createTestDatabase();
+  const env = { ...process.env, DATABASE_URL: database.url, DATA_DIR: tempDir('tp-admin-') };
+  try {
+    const plan = await run('scripts/admin.ts', ['plan', 'set', '--name', 'gold', '--rps', '100', '--burst', '200', '--per-day', '1000000'], env);
+    t.is(plan.status, 0, plan.stderr);
+    t.deepEqual(JSON.parse(plan.stdout), { id: 'gold', requests_per_second: 100, burst: 200, requests_per_day: 1_000_000 });
+
+    const created = await run('scripts/admin.ts', ['partner', 'create', '--name', 'Gold Air', '--plan', 'gold', '--allow', 'getProviderCapabilities'], env);
+    t.is(created.status, 0, created.stderr);
+    const partner = JSON.parse(created.stdout);
+    t.like(partner, { name: 'Gold Air', plan_id: 'gold' });
+
+    const key = await run('scripts/admin.ts', ['key', 'create', '--partner', partner.partner_id], env);
+    t.is(key.status, 0, key.stderr);
+    t.not(JSON.parse(key.stdout).api_key, partner.api_key);
+
+    const updated = await run('scripts/admin.ts', ['partner', 'update', '--partner', partner.partner_id, '--allow-all'], env);
+    t.is(updated.status, 0, updated.stderr);
+    t.is(JSON.parse(updated.stdout).allowed_operations, null);
+    t.is(JSON.parse(updated.stdout).api_keys.length, 2);
+
+    const unknownPlan = await run('scripts/admin.ts', ['partner', 'create', '--name', 'X', '--plan', 'platinum'], env);
+    t.is(unknownPlan.status, 1);
+    t.regex(unknownPlan.stderr, /no usage plan named platinum/);
+
+    const badPlan = await run('scripts/admin.ts', ['plan', 'set', '--name', 'odd', '--rps', '10', '--burst', '5', '--per-day', '10'], env);
+    t.is(badPlan.status, 1);
+    t.regex(badPlan.stderr, /burst must be at least requests_per_second/);
+
+    const unknownKey = await run('scripts/admin.ts', ['key', 'revoke', '--key', 'tpk_000000000000'], env);
+    t.is(unknownKey.status, 1);
+    t.regex(unknownKey.stderr, /No API key has the id or prefix/);
+
+    const unknownCommand = await run('scripts/admin.ts', ['partner', 'explode'], env);
+    t.is(unknownCommand.status, 1);
+    t.regex(unknownCommand.stderr, /Unknown command "partner explode"[\s\S]*Usage:/);
+  } finally {
+    await database.drop();
+  }
+});
