@@ -4,13 +4,13 @@
  * router and the fallback, with no body parser in front of it.
  */
 import Koa from 'koa';
-import helmet from 'koa-helmet';
 import type { Logger } from '../core/logger.js';
 import { errorHandler } from './error-handler.js';
 import type { PartnerAuthDeps } from './partner-auth.js';
 import { requestLog } from './request-log.js';
 import type { Route } from './route-table.js';
 import { buildRouter, noRouteMatched } from './router.js';
+import { apiSecurityHeaders } from './security-headers.js';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -27,7 +27,7 @@ export function buildHttpApp(options: HttpAppOptions): Koa {
   const router = buildRouter(options.routes, options.auth);
   app.use(requestLog(options.logger));
   app.use(errorHandler(options.logger));
-  app.use(helmet());
+  app.use(apiSecurityHeaders());
   app.use(router.routes());
   app.use(noRouteMatched(router));
   return app;

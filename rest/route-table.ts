@@ -56,6 +56,8 @@ export interface Route<
   errors?: number[];
   /** Leave out of the OpenAPI document (docs and the document itself). */
   hidden?: boolean;
+  /** Serves an HTML page for a browser: gets the browser-page security headers. */
+  page?: boolean;
   handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResult> | RouteResult;
 }
 

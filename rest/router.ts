@@ -5,19 +5,20 @@
  */
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import { z } from 'zod';
 import { parseOrThrow } from '../core/validation.js';
 import { jsonBody } from './body.js';
 import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
 import { HttpProblem } from './problems.js';
 import type { Route } from './route-table.js';
+import { pageSecurityHeaders } from './security-headers.js';
 
-const NO_INPUT = z.object({});
+const pageHeaders = pageSecurityHeaders();
 
 export function buildRouter(routes: Route[], auth: PartnerAuthDeps): Router {
   const router = new Router();
   for (const route of routes) {
     const chain: Middleware[] = [nameOperation(route.operationId)];
+    if (route.page) chain.push(pageHeaders);
     if (route.auth === 'api_key') chain.push(requireApiKey(auth, route.operationId));
     if (route.body) chain.push(jsonBody());
     chain.push(runHandler(route));
@@ -62,8 +63,9 @@ function nameOperation(operationId: string): Middleware {
 
 function runHandler(route: Route): Middleware {
   return async function handle(ctx: Context): Promise<void> {
-    const params = parseOrThrow(route.params ?? NO_INPUT, (ctx as unknown as { params: unknown }).params ?? {});
-    const query = parseOrThrow(route.query ?? NO_INPUT, ctx.query);
+    // Routes without a query schema ignore query parameters, as most APIs do.
+    const params = route.params ? parseOrThrow(route.params, (ctx as unknown as { params: unknown }).params) : {};
+    const query = route.query ? parseOrThrow(route.query, ctx.query) : {};
     const body = route.body ? parseOrThrow(route.body, ctx.request.body) : undefined;
     const result = await route.handler({
       params,

@@ -37,3 +37,19 @@ test('secrets, card and document numbers are redacted wherever another module lo
   t.is(entry.passenger.first_name, 'Ada');
   t.is(entry.msg, 'something happened');
 });
+
+test('an error logged under err keeps its message and loses its secrets', (t) => {
+  const { lines, logger } = capture();
+  const error = Object.assign(new Error('provider said no'), { options: { headers: { authorization: 'Bearer leaked' } } });
+  logger.error({ err: error }, 'failed');
+  const entry = JSON.parse(lines[0] as string);
+  t.is(entry.err.message, 'provider said no');
+  t.is(entry.err.options.headers.authorization, '[redacted]');
+  t.false((lines[0] as string).includes('leaked'));
+});
+
+test('entries without secrets are logged untouched', (t) => {
+  const { lines, logger } = capture();
+  logger.info({ req_id: 'r1', method: 'GET', path: '/v1/x', status: 200, nested: { list: [{ ok: 1 }] } }, 'request');
+  t.like(JSON.parse(lines[0] as string), { req_id: 'r1', method: 'GET', path: '/v1/x', status: 200, nested: { list: [{ ok: 1 }] } });
+});

@@ -4,7 +4,7 @@
  * secret. Only sha256(key) is stored: a random 256-bit secret needs no slow hash, and a fast one keeps
  * the check off the request's critical path.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const KEY_PATTERN = /^(tpk_[0-9a-f]{12})_[A-Za-z0-9_-]{43}$/;
 
@@ -21,7 +21,7 @@ export function generateApiKey(): NewApiKey {
 }
 
 export function hashApiKey(apiKey: string): Buffer {
-  return createHash('sha256').update(apiKey).digest();
+  return hash('sha256', apiKey, 'buffer');
 }
 
 /** The prefix of a well-formed key, or undefined for anything else. */
