@@ -20,6 +20,7 @@ interface PlanLimiters {
   perSecond: BurstyRateLimiter | RateLimiterAbstract;
   perDay: RateLimiterAbstract;
   policies: [RatePolicy, RatePolicy];
+  policyHeader: string;
 }
 
 export class UsageLimiter {
@@ -37,12 +38,12 @@ export class UsageLimiter {
     const [perSecondPolicy, perDayPolicy] = limiters.policies;
 
     const second = await settle(limiters.perSecond.consume(partner.partnerId));
-    if (!second.allowed) return decision(false, limiters.policies, perSecondPolicy, second.res);
+    if (!second.allowed) return decision(false, limiters, perSecondPolicy, second.res);
 
     const day = await settle(limiters.perDay.consume(partner.partnerId));
-    if (!day.allowed) return decision(false, limiters.policies, perDayPolicy, day.res);
+    if (!day.allowed) return decision(false, limiters, perDayPolicy, day.res);
 
-    return decision(true, limiters.policies, perSecondPolicy, second.res);
+    return decision(true, limiters, perSecondPolicy, second.res);
   }
 
   #limitersFor(plan: UsagePlan): PlanLimiters {
@@ -61,13 +62,16 @@ export class UsageLimiter {
     // The burst allowance refills over the time the sustained rate would take to serve it.
     const burstWindow = Math.max(1, Math.ceil(plan.burst / plan.requests_per_second));
     const perSecond = extra > 0 ? new BurstyRateLimiter(rate, this.#limiter(`${signature}:burst`, extra, burstWindow)) : rate;
+    const policies: [RatePolicy, RatePolicy] = [
+      { name: 'per_second', limit: plan.requests_per_second, windowSeconds: 1 },
+      { name: 'per_day', limit: plan.requests_per_day, windowSeconds: DAY_SECONDS },
+    ];
     return {
       perSecond,
       perDay: this.#limiter(`${signature}:day`, plan.requests_per_day, DAY_SECONDS),
-      policies: [
-        { name: 'per_second', limit: plan.requests_per_second, windowSeconds: 1 },
-        { name: 'per_day', limit: plan.requests_per_day, windowSeconds: DAY_SECONDS },
-      ],
+      policies,
+      // draft-ietf-httpapi-ratelimit-headers structured-field syntax.
+      policyHeader: policies.map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`).join(', '),
     };
   }
 
@@ -93,10 +97,11 @@ async function settle(attempt: Promise<RateLimiterRes>): Promise<{ allowed: bool
   }
 }
 
-function decision(allowed: boolean, policies: RatePolicy[], policy: RatePolicy, res: RateLimiterRes): UsageDecision {
+function decision(allowed: boolean, limiters: PlanLimiters, policy: RatePolicy, res: RateLimiterRes): UsageDecision {
   return {
     allowed,
-    policies,
+    policies: limiters.policies,
+    policyHeader: limiters.policyHeader,
     policy,
     remaining: Math.max(0, res.remainingPoints),
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),

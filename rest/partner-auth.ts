@@ -52,10 +52,7 @@ function ensureAllowed(partner: PartnerIdentity, operationId: string): void {
 async function spendBudget(ctx: Context, usage: UsageCheck, partner: PartnerIdentity): Promise<void> {
   const decision = await usage.consume(partner);
   // draft-ietf-httpapi-ratelimit-headers: the policies, then where the caller stands in the tightest one.
-  ctx.set(
-    'RateLimit-Policy',
-    decision.policies.map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`).join(', '),
-  );
+  ctx.set('RateLimit-Policy', decision.policyHeader);
   ctx.set('RateLimit', `"${decision.policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
   if (!decision.allowed) {
     const window = decision.policy.windowSeconds === 1 ? 'per second' : 'per day';

@@ -69,6 +69,8 @@ export interface RatePolicy {
 export interface UsageDecision {
   allowed: boolean;
   policies: RatePolicy[];
+  /** The policies as a `RateLimit-Policy` header value (constant per plan). */
+  policyHeader: string;
   /** The policy the numbers below describe: the one that refused, or the per-second one. */
   policy: RatePolicy;
   remaining: number;
