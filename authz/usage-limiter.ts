@@ -88,13 +88,15 @@ export class UsageLimiter {
   }
 }
 
-async function settle(attempt: Promise<RateLimiterRes>): Promise<{ allowed: boolean; res: RateLimiterRes }> {
-  try {
-    return { allowed: true, res: await attempt };
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) return { allowed: false, res: rejection };
-    throw rejection;
-  }
+/** rate-limiter-flexible rejects with a RateLimiterRes when the budget is spent, and with an Error on failure. */
+function settle(attempt: Promise<RateLimiterRes>): Promise<{ allowed: boolean; res: RateLimiterRes }> {
+  return attempt.then(
+    (res) => ({ allowed: true, res }),
+    (rejection: unknown) => {
+      if (rejection instanceof RateLimiterRes) return { allowed: false, res: rejection };
+      throw rejection;
+    },
+  );
 }
 
 function decision(allowed: boolean, limiters: PlanLimiters, policy: RatePolicy, res: RateLimiterRes): UsageDecision {

@@ -22,22 +22,17 @@ export interface PartnerAuthDeps {
 
 export function requireApiKey(deps: PartnerAuthDeps, operationId: string) {
   return async function checkApiKey(ctx: Context, next: Next): Promise<void> {
-    const partner = await identify(deps.apiKeys, ctx.get('x-api-key'));
+    ctx.state.operationId = operationId;
+    const apiKey = ctx.get('x-api-key');
+    if (apiKey === '') {
+      throw new UnauthenticatedError('This route needs your partner API key: send it in the x-api-key header.', 'api_key_missing');
+    }
+    const partner = await deps.apiKeys.verify(apiKey);
     ctx.state.partner = partner;
     ensureAllowed(partner, operationId);
-    await spendBudget(ctx, deps.usage, partner);
+    applyBudget(ctx, await deps.usage.consume(partner));
     return next();
   };
-}
-
-async function identify(apiKeys: ApiKeyCheck, apiKey: string): Promise<PartnerIdentity> {
-  if (apiKey === '') {
-    throw new UnauthenticatedError(
-      'This route needs your partner API key: send it in the x-api-key header.',
-      'api_key_missing',
-    );
-  }
-  return apiKeys.verify(apiKey);
 }
 
 function ensureAllowed(partner: PartnerIdentity, operationId: string): void {
@@ -49,9 +44,8 @@ function ensureAllowed(partner: PartnerIdentity, operationId: string): void {
   }
 }
 
-async function spendBudget(ctx: Context, usage: UsageCheck, partner: PartnerIdentity): Promise<void> {
-  const decision = await usage.consume(partner);
-  // draft-ietf-httpapi-ratelimit-headers: the policies, then where the caller stands in the tightest one.
+/** draft-ietf-httpapi-ratelimit-headers: the policies, then where the caller stands in the tightest one. */
+function applyBudget(ctx: Context, decision: UsageDecision): void {
   ctx.set('RateLimit-Policy', decision.policyHeader);
   ctx.set('RateLimit', `"${decision.policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
   if (!decision.allowed) {

@@ -17,9 +17,9 @@ const pageHeaders = pageSecurityHeaders();
 export function buildRouter(routes: Route[], auth: PartnerAuthDeps): Router {
   const router = new Router();
   for (const route of routes) {
-    const chain: Middleware[] = [nameOperation(route.operationId)];
+    // The API key check names the operation itself (for the log, also when the key is refused).
+    const chain: Middleware[] = [route.auth === 'api_key' ? requireApiKey(auth, route.operationId) : nameOperation(route.operationId)];
     if (route.page) chain.push(pageHeaders);
-    if (route.auth === 'api_key') chain.push(requireApiKey(auth, route.operationId));
     if (route.body) chain.push(jsonBody());
     chain.push(runHandler(route));
     router.register(toKoaPath(route.path), [route.method], chain);
