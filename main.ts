@@ -9,6 +9,7 @@ import { createService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirectoryLockedError } from './core/db/lock.js';
 import { demoCredentialsPath, ensureDemoPartner } from './seeds/demo-partner.js';
+import { stopServer } from './shutdown.js';
 
 async function start(config: Config): Promise<void> {
   const service = await createService(config);
@@ -42,17 +43,9 @@ async function start(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new connections, finishing requests in flight');
-    const forced = setTimeout(() => {
-      logger.warn('grace period over: closing remaining connections');
-      server.closeAllConnections();
-    }, config.shutdownGraceSeconds * 1000);
-    forced.unref();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Idle keep-alive connections would otherwise hold close() open until they time out.
-      server.closeIdleConnections();
-    });
-    clearTimeout(forced);
+    await stopServer(server, config.shutdownGraceSeconds * 1000, () =>
+      logger.warn('grace period over: closing the connections still open'),
+    );
     await admin?.close();
     await service.close();
     logger.info('stopped');
