@@ -7,7 +7,6 @@ import { Redis } from 'ioredis';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
 import { UsageLimiter } from './authz/usage-limiter.js';
 import type { Config } from './config.js';
-import { systemClock, type Clock } from './core/clock.js';
 import { openDatabase, type Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
 import { ProviderCatalog } from './core/flights/provider-catalog.js';
@@ -25,7 +24,6 @@ export const API_VERSION = '1.0.0';
 
 export interface ServiceOptions {
   logger?: Logger;
-  clock?: Clock;
   /** Prefix of rate-limit keys in Redis (tests isolate their runs with it). */
   rateLimitKeyPrefix?: string;
 }
@@ -42,7 +40,6 @@ export interface Service {
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const clock = options.clock ?? systemClock;
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
   let redis: Redis | undefined;
   try {
@@ -53,7 +50,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const partners = new PartnerService(db.knex);
     const providers = await ProviderCatalog.load(db.knex);
     const auth = {
-      apiKeys: new ApiKeyVerifier(partners, { cacheSeconds: config.apiKeyCacheSeconds, clock }),
+      apiKeys: new ApiKeyVerifier(partners, { cacheSeconds: config.apiKeyCacheSeconds }),
       usage: new UsageLimiter({ redis, keyPrefix: options.rateLimitKeyPrefix }),
     };
 

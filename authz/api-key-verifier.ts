@@ -6,7 +6,6 @@
 import { hashApiKey, matchesHash, prefixOf } from '../core/partners/api-keys.js';
 import type { PartnerIdentity } from '../core/partners/schemas.js';
 import type { PartnerService } from '../core/partners/service.js';
-import type { Clock } from '../core/clock.js';
 
 interface CachedKey {
   identity: PartnerIdentity;
@@ -19,19 +18,17 @@ const MAX_CACHED_KEYS = 10_000;
 export class ApiKeyVerifier {
   readonly #partners: PartnerService;
   readonly #ttlMs: number;
-  readonly #clock: Clock;
   readonly #cache = new Map<string, CachedKey>();
 
-  constructor(partners: PartnerService, options: { cacheSeconds: number; clock: Clock }) {
+  constructor(partners: PartnerService, options: { cacheSeconds: number }) {
     this.#partners = partners;
     this.#ttlMs = options.cacheSeconds * 1000;
-    this.#clock = options.clock;
     partners.onChange(() => this.#cache.clear());
   }
 
   async verify(apiKey: string): Promise<PartnerIdentity> {
     const prefix = prefixOf(apiKey);
-    const now = this.#clock.now().getTime();
+    const now = Date.now();
     const cached = prefix ? this.#cache.get(prefix) : undefined;
     // The cached hash is compared in constant time, like the stored one.
     if (cached && cached.expiresAt > now && matchesHash(apiKey, cached.secretHash)) return cached.identity;

@@ -10,7 +10,6 @@ import { jsonOf } from './helpers/http.js';
 import { z } from 'zod';
 import { ApiKeyVerifier } from '../authz/api-key-verifier.js';
 import { UsageLimiter } from '../authz/usage-limiter.js';
-import { systemClock } from '../core/clock.js';
 import { openDatabase, type Database } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 import { createLogger } from '../core/logger.js';
@@ -50,7 +49,7 @@ test.before(async () => {
   const app = buildHttpApp({
     logger,
     trustProxy: false,
-    auth: { apiKeys: new ApiKeyVerifier(partners, { cacheSeconds: 30, clock: systemClock }), usage: new UsageLimiter() },
+    auth: { apiKeys: new ApiKeyVerifier(partners, { cacheSeconds: 30 }), usage: new UsageLimiter() },
     routes: [
       defineRoute({
         method: 'POST',
