@@ -5,7 +5,7 @@ import { migrateToLatest } from '../core/db/migrate.js';
 
 try {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 1 });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
   try {
     const applied = await migrateToLatest(db.knex);
     console.log(JSON.stringify({ applied }));

@@ -22,8 +22,31 @@ export const migrationConfig: Knex.MigratorConfig = {
   tableName: 'knex_migrations',
 };
 
-/** Applies every pending migration; returns the names applied. */
+// Any constant will do: it names the lock that instances starting together on one database queue on.
+const MIGRATION_LOCK_KEY = 727_001;
+
+/**
+ * Applies every pending migration; returns the names applied. Instances that start together on one
+ * database take turns through a PostgreSQL advisory lock (knex's own lock table makes the second one
+ * fail instead of wait). The embedded database has one connection and one process: no lock needed.
+ */
 export async function migrateToLatest(knex: Knex): Promise<string[]> {
+  const pool = (knex.client as { pool?: { max: number } }).pool;
+  if (!pool || pool.max < 2) return latest(knex);
+  const connection = await knex.client.acquireConnection();
+  try {
+    await knex.raw('select pg_advisory_lock(?)', [MIGRATION_LOCK_KEY]).connection(connection);
+    try {
+      return await latest(knex);
+    } finally {
+      await knex.raw('select pg_advisory_unlock(?)', [MIGRATION_LOCK_KEY]).connection(connection);
+    }
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
+async function latest(knex: Knex): Promise<string[]> {
   const [, applied] = (await knex.migrate.latest(migrationConfig)) as [number, string[]];
   return applied;
 }

@@ -1,0 +1,27 @@
+import test from 'ava';
+import { openDatabase } from '../core/db/database.js';
+import { migrateToLatest } from '../core/db/migrate.js';
+import { createTestDatabase } from './helpers/database.js';
+
+test('instances starting together on one fresh database take turns migrating', async (t) => {
+  const database = await createTestDatabase();
+  const instances = await Promise.all(
+    [1, 2, 3].map(() => openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 4 })),
+  );
+  try {
+    const applied = await Promise.all(instances.map((db) => migrateToLatest(db.knex)));
+    // Exactly one instance applied the migrations; the others found nothing left to do.
+    t.deepEqual(
+      applied.map((names) => names.length).sort(),
+      [0, 0, 1],
+    );
+    const rows = await (instances[0] as (typeof instances)[number]).knex('knex_migrations').select('name');
+    t.deepEqual(
+      rows.map((row) => row.name),
+      ['20261122000001-foundation'],
+    );
+  } finally {
+    await Promise.all(instances.map((db) => db.close()));
+    await database.drop();
+  }
+});
