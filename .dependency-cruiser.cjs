@@ -72,6 +72,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // Everything of ours is cruised (so a new folder cannot escape the rules); not what we install or keep.
+    exclude: { path: '^(node_modules|scratch|\\.data|\\.ci)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

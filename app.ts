@@ -2,9 +2,11 @@
  * The composition root: the only module that sees every folder. It opens the database, applies the
  * migrations and reference data, builds the services, and hands the REST door what it needs.
  */
+import { setTimeout } from 'node:timers/promises';
 import type Koa from 'koa';
 import { Redis } from 'ioredis';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
+import { FailedAuthGuard } from './authz/failed-auth-guard.js';
 import { UsageLimiter } from './authz/usage-limiter.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './core/db/database.js';
@@ -26,6 +28,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Prefix of rate-limit keys in Redis (tests isolate their runs with it). */
   rateLimitKeyPrefix?: string;
+  /** Called if the embedded database dies while the service runs. */
+  onEmbeddedCrash?(error: Error): void;
 }
 
 export interface Service {
@@ -40,17 +44,24 @@ export interface Service {
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.databasePoolMax,
+    onEmbeddedCrash: options.onEmbeddedCrash,
+  });
   let redis: Redis | undefined;
   try {
-    await migrateToLatest(db.knex);
+    await migrateToLatest(db.knex, config.databaseUrl);
     await seedReferenceData(db.knex);
     redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
 
     const partners = new PartnerService(db.knex);
     const providers = await ProviderCatalog.load(db.knex);
     const auth = {
-      apiKeys: new ApiKeyVerifier(partners, { cacheSeconds: config.apiKeyCacheSeconds }),
+      apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix }), {
+        cacheSeconds: config.apiKeyCacheSeconds,
+      }),
       usage: new UsageLimiter({ redis, keyPrefix: options.rateLimitKeyPrefix }),
     };
 
@@ -81,11 +92,19 @@ export async function createService(config: Config, options: ServiceOptions = {}
   }
 }
 
+const REDIS_FIRST_CONNECT_WAIT_MS = 2000;
+
+/**
+ * No offline queue: while Redis is unreachable, commands fail at once and the limiters' in-memory
+ * insurance counts instead of requests waiting. The service waits briefly for the first connection, so
+ * that the budget is shared from the first request, but starts without Redis rather than not at all.
+ */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  // No offline queue: while Redis is unreachable, commands fail at once and the limiter's in-memory
-  // insurance takes over instead of requests waiting.
-  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis error'));
-  await redis.connect();
+  // Not events.once: it would reject on the first connection error, which ioredis retries by itself.
+  const ready = new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+  await Promise.race([ready, setTimeout(REDIS_FIRST_CONNECT_WAIT_MS)]);
+  if (redis.status !== 'ready') logger.warn('Redis is not reachable yet: counting rate limits in memory until it is');
   return redis;
 }

@@ -61,7 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(present[name] ?? '')} ${issue.message}`;
+      // Connection strings and keys can hold passwords: name the variable, never echo its value.
+      const shown = /URL|KEY|SECRET|PASSWORD/.test(name) ? '' : `=${JSON.stringify(present[name] ?? '')}`;
+      return `${name}${shown} ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}. See .env.example.`);
   }

@@ -10,6 +10,7 @@ const config: Knex.Config = {
   client: 'pg',
   connection: process.env.DATABASE_URL,
   migrations: migrationConfig,
+  compileSqlOnError: false,
 };
 
 export default config;

@@ -5,36 +5,40 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startAdminSocket } from './admin/socket.js';
-import { createService } from './app.js';
+import { createService, type Service } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirectoryLockedError } from './core/db/lock.js';
+import { createLogger } from './core/logger.js';
 import { demoCredentialsPath, ensureDemoPartner } from './seeds/demo-partner.js';
 import { stopServer } from './shutdown.js';
 
 async function start(config: Config): Promise<void> {
-  const service = await createService(config);
-  const { logger } = service;
-  const admin = service.db.embedded ? await startAdminSocket(config.dataDir, { partners: service.partners }, logger) : undefined;
-
-  if (config.sandbox) {
-    const demo = await ensureDemoPartner(service.partners, config.dataDir);
-    if (demo) {
-      console.log(
-        [
-          '',
-          'Sandbox demo partner created. Its API key is shown this once:',
-          `  x-api-key: ${demo.api_key}`,
-          `It is also kept in ${demoCredentialsPath(config.dataDir)}.`,
-          `Try: curl -H "x-api-key: ${demo.api_key}" ${config.baseUrl}/v1/flights/providers/provider_a/capabilities`,
-          '',
-        ].join('\n'),
-      );
-    }
-  }
-
+  const logger = createLogger(config.logLevel);
+  const service = await createService(config, {
+    logger,
+    onEmbeddedCrash: (error) => {
+      logger.fatal({ err: error }, 'the embedded database stopped: exiting');
+      process.exit(1);
+    },
+  });
+  let admin: Awaited<ReturnType<typeof startAdminSocket>> | undefined;
   const server = http.createServer(service.app.callback());
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  try {
+    if (service.db.embedded) admin = await startAdminSocket(config.dataDir, { partners: service.partners }, logger);
+    if (config.sandbox) await announceDemoPartner(service, config);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await admin?.close();
+    await service.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   logger.info({ port, base_url: config.baseUrl, embedded_db: service.db.embedded, sandbox: config.sandbox }, 'listening');
 
@@ -49,19 +53,36 @@ async function start(config: Config): Promise<void> {
     await admin?.close();
     await service.close();
     logger.info('stopped');
-    logger.flush();
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 }
 
+/** The demo key goes to stderr, for the person starting the service: stdout carries JSON log lines. */
+async function announceDemoPartner(service: Service, config: Config): Promise<void> {
+  const demo = await ensureDemoPartner(service.partners, config.dataDir);
+  if (!demo) return;
+  console.error(
+    [
+      '',
+      'Sandbox demo partner created. Its API key is shown this once:',
+      `  x-api-key: ${demo.api_key}`,
+      `It is also kept in ${demoCredentialsPath(config.dataDir)}.`,
+      `Try: curl -H "x-api-key: ${demo.api_key}" ${config.baseUrl}/v1/flights/providers/provider_a/capabilities`,
+      '',
+    ].join('\n'),
+  );
+}
+
 try {
   await start(loadConfig());
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof DataDirectoryLockedError) {
-    console.error(error.message);
-    process.exit(2);
+  const known = error instanceof ConfigError || error instanceof DataDirectoryLockedError;
+  const listenProblem = ['EADDRINUSE', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '');
+  if (known || listenProblem) {
+    console.error((error as Error).message);
+  } else {
+    console.error(`The service could not start: ${(error as Error).stack ?? String(error)}`);
   }
-  console.error(`The service could not start: ${(error as Error).stack ?? String(error)}`);
-  process.exit(1);
+  process.exitCode = known ? 2 : 1;
 }

@@ -22,37 +22,43 @@ export interface AdminReply {
 
 const MAX_REQUEST_BYTES = 64 * 1024;
 
+const IDLE_TIMEOUT_MS = 30_000;
+
 export async function startAdminSocket(dataDir: string, deps: AdminDeps, logger: Logger): Promise<{ close(): Promise<void> }> {
   const socketPath = adminSocketPath(dataDir);
   // The data directory lock proves no other service owns this socket: a leftover file is stale.
   fs.rmSync(socketPath, { force: true });
-  const server = net.createServer((connection) => {
+  const connections = new Set<net.Socket>();
+  // allowHalfOpen: a client may end its side after the request and still read the reply.
+  const server = net.createServer({ allowHalfOpen: true }, (connection) => {
+    connections.add(connection);
+    connection.on('close', () => connections.delete(connection));
+    // A client that never finishes its request must not hold the service's stop open.
+    connection.setTimeout(IDLE_TIMEOUT_MS, () => connection.destroy());
     let request = '';
+    let answered = false;
     connection.setEncoding('utf8');
     connection.on('data', async (chunk: string) => {
       request += chunk;
       if (request.length > MAX_REQUEST_BYTES) return connection.destroy();
-      if (!request.includes('\n')) return;
-      connection.pause();
+      if (answered || !request.includes('\n')) return;
+      answered = true;
       const reply = await answer(request, deps, logger);
       connection.end(`${JSON.stringify(reply)}\n`);
     });
     connection.on('error', () => connection.destroy());
   });
-  const previousMask = process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(socketPath, resolve);
-    });
-  } finally {
-    process.umask(previousMask);
-  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+  // Only the owner of the data directory may talk to the service through it.
   fs.chmodSync(socketPath, 0o600);
   return {
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
+        for (const connection of connections) connection.destroy();
         fs.rmSync(socketPath, { force: true });
       }),
   };
@@ -82,9 +88,10 @@ export function describeAdminError(error: unknown, logger: Logger): NonNullable<
 }
 
 /** Sends one command to a running service. Rejects with ENOENT/ECONNREFUSED when none listens. */
-export function sendAdminCommand(socketPath: string, argv: string[]): Promise<AdminReply> {
+export function sendAdminCommand(socketPath: string, argv: string[], timeoutMs = 60_000): Promise<AdminReply> {
   return new Promise((resolve, reject) => {
     const connection = net.connect(socketPath);
+    connection.setTimeout(timeoutMs, () => connection.destroy(new Error('The service did not answer the admin command in time.')));
     let reply = '';
     connection.setEncoding('utf8');
     connection.on('connect', () => connection.write(`${JSON.stringify({ argv })}\n`));

@@ -50,25 +50,28 @@ export class UsageLimiter {
     const signature = `${plan.id}:${plan.requests_per_second}:${plan.burst}:${plan.requests_per_day}`;
     let limiters = this.#byPlan.get(signature);
     if (!limiters) {
-      limiters = this.#build(plan, signature);
+      limiters = this.#build(plan);
       this.#byPlan.set(signature, limiters);
     }
     return limiters;
   }
 
-  #build(plan: UsagePlan, signature: string): PlanLimiters {
-    const rate = this.#limiter(`${signature}:rate`, plan.requests_per_second, 1);
+  #build(plan: UsagePlan): PlanLimiters {
+    // Redis counters are keyed by partner and policy, not by plan, so a partner moved to another plan
+    // keeps what it has spent today. (In memory each limiter has its own store: there a plan change
+    // starts the counts afresh.)
+    const rate = this.#limiter('rate', plan.requests_per_second, 1);
     const extra = plan.burst - plan.requests_per_second;
     // The burst allowance refills over the time the sustained rate would take to serve it.
     const burstWindow = Math.max(1, Math.ceil(plan.burst / plan.requests_per_second));
-    const perSecond = extra > 0 ? new BurstyRateLimiter(rate, this.#limiter(`${signature}:burst`, extra, burstWindow)) : rate;
+    const perSecond = extra > 0 ? new BurstyRateLimiter(rate, this.#limiter('burst', extra, burstWindow)) : rate;
     const policies: [RatePolicy, RatePolicy] = [
       { name: 'per_second', limit: plan.requests_per_second, windowSeconds: 1 },
       { name: 'per_day', limit: plan.requests_per_day, windowSeconds: DAY_SECONDS },
     ];
     return {
       perSecond,
-      perDay: this.#limiter(`${signature}:day`, plan.requests_per_day, DAY_SECONDS),
+      perDay: this.#limiter('day', plan.requests_per_day, DAY_SECONDS),
       policies,
       // draft-ietf-httpapi-ratelimit-headers structured-field syntax.
       policyHeader: policies.map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`).join(', '),

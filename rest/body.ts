@@ -11,6 +11,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export function jsonBody(limitBytes = DEFAULT_BODY_LIMIT_BYTES) {
   const parse = koaBody({
     json: true,
+    jsonTypes: ['application/json', 'application/*+json'],
     jsonLimit: limitBytes,
     jsonStrict: true,
     urlencoded: false,
@@ -49,12 +50,16 @@ function hasBody(ctx: Context): boolean {
 }
 
 function translate(error: unknown, limitText: string): unknown {
-  const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
+  const { status, type, code } = (error ?? {}) as { status?: unknown; type?: unknown; code?: unknown };
   if (status === 413 || type === 'entity.too.large') return tooLarge(limitText);
   if (status === 415 || type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new HttpProblem(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON, uncompressed or gzip-encoded.');
   }
-  if (status === 400) {
+  // zlib's errors carry no HTTP status: a body whose compression is broken is the client's mistake.
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return new HttpProblem(400, 'invalid_body', 'The request body could not be decompressed: check its Content-Encoding.');
+  }
+  if (isClientError(status)) {
     return new HttpProblem(
       400,
       'invalid_json',
@@ -62,6 +67,10 @@ function translate(error: unknown, limitText: string): unknown {
     );
   }
   return error;
+}
+
+function isClientError(status: unknown): boolean {
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 function tooLarge(limitText: string): HttpProblem {

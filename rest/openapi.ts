@@ -82,7 +82,8 @@ function responses(route: Route, components: ComponentCollector): JsonObject {
   if (route.body) [413, 415].forEach((status) => errorStatuses.add(status));
   errorStatuses.add(500);
   for (const status of [...errorStatuses].sort()) {
-    const envelope = status === 400 && (route.body || route.query) ? ValidationErrorResponse : ErrorResponse;
+    // Invalid path parameters, queries and bodies all answer with the validation envelope.
+    const envelope = status === 400 && (route.body || route.query || route.params) ? ValidationErrorResponse : ErrorResponse;
     result[status] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error',
       content: { 'application/json': { schema: components.schema(envelope, 'output') } },

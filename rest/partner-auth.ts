@@ -8,7 +8,8 @@ import { ForbiddenError, RateLimitedError, UnauthenticatedError } from '../core/
 import type { PartnerIdentity, UsageDecision } from '../core/partners/schemas.js';
 
 export interface ApiKeyCheck {
-  verify(apiKey: string): Promise<PartnerIdentity>;
+  /** `client` is the caller's address: failed attempts are counted per client. */
+  verify(apiKey: string, client: string): Promise<PartnerIdentity>;
 }
 
 export interface UsageCheck {
@@ -27,7 +28,7 @@ export function requireApiKey(deps: PartnerAuthDeps, operationId: string) {
     if (apiKey === '') {
       throw new UnauthenticatedError('This route needs your partner API key: send it in the x-api-key header.', 'api_key_missing');
     }
-    const partner = await deps.apiKeys.verify(apiKey);
+    const partner = await deps.apiKeys.verify(apiKey, ctx.ip);
     ctx.state.partner = partner;
     ensureAllowed(partner, operationId);
     applyBudget(ctx, await deps.usage.consume(partner));

@@ -50,7 +50,9 @@ export interface Route<
   query?: Q;
   /** A JSON request body; routes without one never parse a body. */
   body?: B;
-  /** Successful responses by status; the first is the default status of the handler's result. */
+  /** The status of a successful answer unless the handler returns another; default 200. */
+  status?: number;
+  /** Successful responses by status. */
   responses: Record<number, ResponseSpec>;
   /** Error statuses this route can answer besides the ones every route of its kind can. */
   errors?: number[];

@@ -74,14 +74,10 @@ function runHandler(route: Route): Middleware {
       partner: ctx.state.partner,
       requestId: ctx.state.requestId,
     });
-    ctx.status = result.status ?? defaultStatus(route);
+    ctx.status = result.status ?? route.status ?? 200;
     if (result.headers) ctx.set(result.headers);
     if (result.body !== undefined) ctx.body = result.body;
   };
-}
-
-function defaultStatus(route: Route): number {
-  return Number(Object.keys(route.responses)[0] ?? 200);
 }
 
 /** `/a/{b}` (OpenAPI) → `/a/:b` (Koa). */

@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<AdminReply> {
   }
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
   try {
-    await migrateToLatest(db.knex);
+    await migrateToLatest(db.knex, config.databaseUrl);
     await seedReferenceData(db.knex);
     const partners = new PartnerService(db.knex);
     return { ok: true, result: await runAdminCommand(argv, { partners }) };

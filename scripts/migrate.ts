@@ -5,9 +5,9 @@ import { migrateToLatest } from '../core/db/migrate.js';
 
 try {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 1 });
   try {
-    const applied = await migrateToLatest(db.knex);
+    const applied = await migrateToLatest(db.knex, config.databaseUrl);
     console.log(JSON.stringify({ applied }));
   } finally {
     await db.close();

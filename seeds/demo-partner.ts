@@ -16,10 +16,14 @@ export function demoCredentialsPath(dataDir: string): string {
   return path.join(dataDir, 'demo-credentials.json');
 }
 
-/** Creates the demo partner when the directory has none yet; returns it only when it was just created. */
+/**
+ * Creates the demo partner on a fresh installation: a data directory without credentials and a database
+ * without partners (a shared database that already has partners gets no extra live key). Returns it only
+ * when it was just created.
+ */
 export async function ensureDemoPartner(partners: PartnerService, dataDir: string): Promise<DemoCredentials | undefined> {
   const file = demoCredentialsPath(dataDir);
-  if (fs.existsSync(file)) return undefined;
+  if (fs.existsSync(file) || (await partners.listPartners()).length > 0) return undefined;
   const created = await partners.createPartner({ name: 'Demo partner (sandbox)' });
   const credentials: DemoCredentials = {
     partner_id: created.partner_id,

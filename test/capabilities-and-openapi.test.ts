@@ -99,6 +99,9 @@ test('the reference page is served from the bundled package, with no CDN', async
   const page = await fetch(`${running.url}/docs`);
   t.is(page.status, 200);
   t.regex(page.headers.get('content-type') ?? '', /text\/html/);
+  // Pages get helmet's browser set: scripts only from this origin.
+  t.regex(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+  t.is(page.headers.get('cross-origin-opener-policy'), 'same-origin');
   const html = await page.text();
   t.notRegex(html, /https?:\/\//);
   const scripts = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
@@ -109,6 +112,8 @@ test('the reference page is served from the bundled package, with no CDN', async
     t.true((await response.arrayBuffer()).byteLength > 0);
   }
   t.is((await fetch(`${running.url}/docs/assets/secret.txt`)).status, 404);
+  t.is((await fetch(`${running.url}/docs/assets/constructor`)).status, 404);
+  t.is((await fetch(`${running.url}/docs/assets/__proto__`)).status, 404);
   t.is((await fetch(`${running.url}/docs/assets/..%2Fpackage.json`)).status, 404);
 });
 

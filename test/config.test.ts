@@ -53,3 +53,9 @@ test('the test setup refuses a database whose name lacks "test"', (t) => {
   t.throws(() => assertTestDatabaseName('postgres://postgres@127.0.0.1:5432/travel'), { message: /must contain "test"/ });
   t.is(assertTestDatabaseName('postgres://postgres@127.0.0.1:5432/travel_test'), 'travel_test');
 });
+
+test('a bad connection string is named but never echoed (it may hold a password)', (t) => {
+  const error = t.throws(() => loadConfig({ DATABASE_URL: 'postgresql+asyncpg://app:s3cret@db/app' }), { instanceOf: ConfigError });
+  t.regex(error.message, /DATABASE_URL must be a postgres:\/\//);
+  t.false(error.message.includes('s3cret'));
+});

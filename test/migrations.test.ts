@@ -6,10 +6,10 @@ import { createTestDatabase } from './helpers/database.js';
 test('instances starting together on one fresh database take turns migrating', async (t) => {
   const database = await createTestDatabase();
   const instances = await Promise.all(
-    [1, 2, 3].map(() => openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 4 })),
+    [1, 2, 3].map(() => openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 1 })),
   );
   try {
-    const applied = await Promise.all(instances.map((db) => migrateToLatest(db.knex)));
+    const applied = await Promise.all(instances.map((db) => migrateToLatest(db.knex, database.url)));
     // Exactly one instance applied the migrations; the others found nothing left to do.
     t.deepEqual(
       applied.map((names) => names.length).sort(),

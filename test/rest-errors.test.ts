@@ -9,6 +9,7 @@ import test from 'ava';
 import { jsonOf } from './helpers/http.js';
 import { z } from 'zod';
 import { ApiKeyVerifier } from '../authz/api-key-verifier.js';
+import { FailedAuthGuard } from '../authz/failed-auth-guard.js';
 import { UsageLimiter } from '../authz/usage-limiter.js';
 import { openDatabase, type Database } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
@@ -36,7 +37,7 @@ let base: string;
 test.before(async () => {
   database = await createTestDatabase();
   db = await openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 2 });
-  await migrateToLatest(db.knex);
+  await migrateToLatest(db.knex, database.url);
   await seedReferenceData(db.knex);
   const partners = new PartnerService(db.knex);
   const capture = new Writable({
@@ -49,7 +50,7 @@ test.before(async () => {
   const app = buildHttpApp({
     logger,
     trustProxy: false,
-    auth: { apiKeys: new ApiKeyVerifier(partners, { cacheSeconds: 30 }), usage: new UsageLimiter() },
+    auth: { apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard(), { cacheSeconds: 30 }), usage: new UsageLimiter() },
     routes: [
       defineRoute({
         method: 'POST',
@@ -58,6 +59,7 @@ test.before(async () => {
         summary: 'echo',
         tags: ['Test'],
         auth: 'none',
+        status: 201,
         body: Traveler,
         responses: { 201: { description: 'created' } },
         handler: ({ body }) => ({ body: { id: 'x', first_name: body.first_name } }),
@@ -211,8 +213,27 @@ test('a request id is generated when none (or an unsafe one) is sent', async (t)
   t.regex(unsafe.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
 });
 
-test('security headers are set (koa-helmet)', async (t) => {
+test('JSON responses carry the API security headers (koa-helmet)', async (t) => {
   const response = await fetch(`${base}/v1/no/such/thing`);
   t.is(response.headers.get('x-content-type-options'), 'nosniff');
-  t.truthy(response.headers.get('content-security-policy'));
+  t.is(response.headers.get('content-security-policy'), "default-src 'none';frame-ancestors 'none'");
+  t.is(response.headers.get('x-frame-options'), 'DENY');
+  t.is(response.headers.get('referrer-policy'), 'no-referrer');
+  t.regex(response.headers.get('strict-transport-security') ?? '', /max-age=\d+/);
+});
+
+test('a +json media type is parsed as JSON', async (t) => {
+  const response = await post(JSON.stringify(valid), { 'content-type': 'application/merge-patch+json' });
+  t.is(response.status, 201);
+});
+
+test('a body whose gzip is broken is a 400, not a 500', async (t) => {
+  const response = await post('certainly not gzip', { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+  t.is(response.status, 400);
+  t.like(await jsonOf(response), { status_code: 400, code: 'invalid_body' });
+});
+
+test('a body in an unknown encoding is a 415', async (t) => {
+  const response = await post('x', { 'content-type': 'application/json', 'content-encoding': 'compress' });
+  t.is(response.status, 415);
 });

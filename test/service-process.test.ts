@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
+import { lockDataDirectory } from '../core/db/lock.js';
 import { createTestDatabase } from './helpers/database.js';
 import { tempDir } from './helpers/service.js';
 
@@ -122,7 +123,8 @@ test.serial('npm start on a fresh data directory: embedded database, demo partne
   }
   t.is(await exited(child), 0, output());
   t.regex(output(), /"msg":"stopped"/);
-  t.false(fs.existsSync(path.join(dataDir, 'postgres.lock')));
+  // The directory is free again, and the admin socket is gone.
+  await (await lockDataDirectory(dataDir)).release();
   t.false(fs.existsSync(path.join(dataDir, 'admin.sock')));
 
   // With the service stopped, the admin command line opens the database itself.

@@ -17,6 +17,8 @@ export interface DatabaseOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolMax: number;
+  /** Called if the embedded database dies while the process runs. */
+  onEmbeddedCrash?(error: Error): void;
 }
 
 export interface Database {
@@ -26,23 +28,27 @@ export interface Database {
   close(): Promise<void>;
 }
 
+// compileSqlOnError is off everywhere: knex would otherwise put the SQL with its bound values (emails,
+// names, ...) into error messages, and error messages reach the log.
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const knex = knexFactory({
       client: 'pg',
-      connection: options.databaseUrl,
+      connection: { connectionString: options.databaseUrl, keepAlive: true },
       pool: { min: 0, max: options.poolMax },
       acquireConnectionTimeout: 10_000,
+      compileSqlOnError: false,
     });
     return { knex, embedded: false, close: once(() => knex.destroy()) };
   }
 
-  const server = await startEmbeddedPostgres(options.dataDir);
+  const server = await startEmbeddedPostgres(options.dataDir, { onCrash: options.onEmbeddedCrash });
   const knex = knexFactory({
     client: 'pg',
     connection: { host: server.socketDir, port: server.port, user: 'postgres', database: 'postgres' },
     pool: { min: 0, max: 1 },
     acquireConnectionTimeout: 30_000,
+    compileSqlOnError: false,
   });
   return {
     knex,

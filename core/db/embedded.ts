@@ -1,6 +1,6 @@
 /**
  * The embedded PostgreSQL: PGlite in a worker thread behind a Unix socket in the data directory, guarded
- * by a lock file. The socket is named as PostgreSQL names its own (`.s.PGSQL.<port>`), so `pg` reaches
+ * by a lock on the directory. The socket is named as PostgreSQL names its own (`.s.PGSQL.<port>`), so `pg` reaches
  * it with `host` = the directory.
  */
 import fs from 'node:fs';
@@ -17,13 +17,16 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-export function embeddedLockPath(dataDir: string): string {
-  return path.join(dataDir, 'postgres.lock');
+export interface EmbeddedOptions {
+  /** Called if the database worker dies while the service runs: nothing can be served after that. */
+  onCrash?(error: Error): void;
 }
 
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+const STOP_TIMEOUT_MS = 10_000;
+
+export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOptions = {}): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const lock = lockDataDirectory(dataDir, embeddedLockPath(dataDir));
+  const lock = await lockDataDirectory(dataDir);
   const socketPath = path.join(dataDir, `.s.PGSQL.${EMBEDDED_PORT}`);
   // A socket file left by a process that died would make listen() fail; the lock proves it is ours now.
   fs.rmSync(socketPath, { force: true });
@@ -37,11 +40,15 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     if (!first.ready) throw new Error(`The embedded PostgreSQL did not start: ${first.error ?? 'unknown reason'}`);
   } catch (error) {
     await worker.terminate();
-    lock.release();
+    await lock.release();
     throw error;
   }
 
   let stopping: Promise<void> | undefined;
+  worker.on('error', (error) => options.onCrash?.(error));
+  worker.on('exit', (code) => {
+    if (!stopping) options.onCrash?.(new Error(`The embedded PostgreSQL worker exited unexpectedly (code ${code}).`));
+  });
   return {
     socketDir: dataDir,
     port: EMBEDDED_PORT,
@@ -50,11 +57,12 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
         try {
           const stopped = nextMessage(worker);
           worker.postMessage('stop');
-          await stopped;
+          // A worker that does not answer in time is terminated anyway, so that the process can exit.
+          await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS).unref())]);
         } finally {
           await worker.terminate();
           fs.rmSync(socketPath, { force: true });
-          lock.release();
+          await lock.release();
         }
       })();
       return stopping;

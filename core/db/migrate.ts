@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { migrations } from './migrations/index.js';
 
 class ListedMigrations implements Knex.MigrationSource<string> {
@@ -26,23 +27,21 @@ export const migrationConfig: Knex.MigratorConfig = {
 const MIGRATION_LOCK_KEY = 727_001;
 
 /**
- * Applies every pending migration; returns the names applied. Instances that start together on one
- * database take turns through a PostgreSQL advisory lock (knex's own lock table makes the second one
- * fail instead of wait). The embedded database has one connection and one process: no lock needed.
+ * Applies every pending migration; returns the names applied. With a PostgreSQL server (`serverUrl`),
+ * instances that start together take turns through an advisory lock held on a connection of its own
+ * (knex's lock table would make the second one fail instead of wait). The embedded database has a single
+ * process by construction and needs none.
  */
-export async function migrateToLatest(knex: Knex): Promise<string[]> {
-  const pool = (knex.client as { pool?: { max: number } }).pool;
-  if (!pool || pool.max < 2) return latest(knex);
-  const connection = await knex.client.acquireConnection();
+export async function migrateToLatest(knex: Knex, serverUrl?: string): Promise<string[]> {
+  if (!serverUrl) return latest(knex);
+  const lockHolder = new pg.Client({ connectionString: serverUrl });
+  await lockHolder.connect();
   try {
-    await knex.raw('select pg_advisory_lock(?)', [MIGRATION_LOCK_KEY]).connection(connection);
-    try {
-      return await latest(knex);
-    } finally {
-      await knex.raw('select pg_advisory_unlock(?)', [MIGRATION_LOCK_KEY]).connection(connection);
-    }
+    await lockHolder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    return await latest(knex);
   } finally {
-    await knex.client.releaseConnection(connection);
+    // Ending the session releases the lock.
+    await lockHolder.end();
   }
 }
 

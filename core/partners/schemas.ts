@@ -10,7 +10,7 @@ export const UsagePlan = z
     id: PlanId,
     requests_per_second: z.number().int().positive().max(1_000_000).describe('Sustained requests per second.'),
     burst: z.number().int().positive().max(1_000_000).describe('Requests allowed at once before the per-second rate applies.'),
-    requests_per_day: z.number().int().positive().max(1_000_000_000).describe('Requests per UTC-independent rolling day.'),
+    requests_per_day: z.number().int().positive().max(1_000_000_000).describe('Requests per day: a 24-hour window from the first request.'),
   })
   .refine((plan) => plan.burst >= plan.requests_per_second, {
     path: ['burst'],

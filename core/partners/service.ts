@@ -3,6 +3,7 @@
  * check call. Creating a partner and its first key is one transaction: no partner without a key.
  */
 import type { Knex } from 'knex';
+import { z } from 'zod';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '../errors.js';
 import { parseOrThrow } from '../validation.js';
 import { generateApiKey, matchesHash, prefixOf } from './api-keys.js';
@@ -83,6 +84,7 @@ export class PartnerService {
   }
 
   async createKey(partnerId: string): Promise<CreatedKey> {
+    parseOrThrow(z.uuid({ message: 'must be a partner id (a UUID)' }), partnerId, 'partner');
     const partner = await store.findPartner(this.#db, partnerId);
     if (!partner) throw new NotFoundError(`No partner has the id ${partnerId}: run \`partner list\` to see them.`);
     const key = generateApiKey();

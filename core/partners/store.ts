@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { z } from 'zod';
 import type { ApiKeySummary, UsagePlan } from './schemas.js';
 
 export interface PartnerRow {
@@ -107,7 +108,7 @@ export async function listKeySummaries(db: Knex, partnerIds: string[]): Promise<
 
 /** Revokes by key id or visible prefix; a key already revoked keeps its first revocation time. */
 export async function revokeApiKey(db: Knex, keyIdOrPrefix: string): Promise<ApiKeyRow | undefined> {
-  const byId = /^[0-9a-f-]{36}$/i.test(keyIdOrPrefix);
+  const byId = z.uuid().safeParse(keyIdOrPrefix).success;
   const [row] = await db('api_keys')
     .where(byId ? { id: keyIdOrPrefix } : { prefix: keyIdOrPrefix })
     .update({ revoked_at: db.raw('coalesce(revoked_at, now())') })

@@ -107,7 +107,7 @@ export function docsRoutes(deps: { openApiDocument(): unknown }): Route[] {
         if (params.file === 'init.js') {
           return { headers: { ...cacheable, 'Content-Type': 'text/javascript; charset=utf-8' }, body: INIT_SCRIPT };
         }
-        const type = ASSETS[params.file];
+        const type = Object.hasOwn(ASSETS, params.file) ? ASSETS[params.file] : undefined;
         if (!type) throw new HttpProblem(404, 'not_found', `There is no docs asset named ${params.file}.`);
         let content = cache.get(params.file);
         if (!content) {

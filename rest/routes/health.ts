@@ -1,6 +1,9 @@
+import { setTimeout } from 'node:timers/promises';
 import { z } from 'zod';
 import { HttpProblem } from '../problems.js';
 import { defineRoute, type Route } from '../route-table.js';
+
+const READINESS_TIMEOUT_MS = 2000;
 
 const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 
@@ -26,10 +29,17 @@ export function healthRoutes(deps: { checkDatabase(): Promise<void> }): Route[] 
       responses: { 200: { description: 'Ready to serve requests.', schema: Health } },
       errors: [503],
       async handler() {
+        // A database that hangs must make the probe fail, not hang with it.
+        const timer = new AbortController();
         try {
-          await deps.checkDatabase();
+          await Promise.race([
+            deps.checkDatabase(),
+            setTimeout(READINESS_TIMEOUT_MS, undefined, { signal: timer.signal }).then(() => Promise.reject(new Error('timeout'))),
+          ]);
         } catch {
           throw new HttpProblem(503, 'not_ready', 'The database does not answer yet: retry shortly.');
+        } finally {
+          timer.abort();
         }
         return { body: { status: 'ok' } };
       },
