@@ -45,7 +45,9 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOp
   }
 
   let stopping: Promise<void> | undefined;
-  worker.on('error', (error) => options.onCrash?.(error));
+  worker.on('error', (error) => {
+    if (!stopping) options.onCrash?.(error);
+  });
   worker.on('exit', (code) => {
     if (!stopping) options.onCrash?.(new Error(`The embedded PostgreSQL worker exited unexpectedly (code ${code}).`));
   });
