@@ -1,0 +1,105 @@
+/**
+ * The authorization server's storage adapter on PostgreSQL: what oidc-provider relies on (find by id,
+ * uid and user code; consume; destroy; revoke by grant), lifetimes judged by an injected clock, and
+ * the sweep of expired rows.
+ */
+import test from 'ava';
+import { oidcAdapterFactory, sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
+import type { Clock } from '../core/clock.js';
+import { openDatabase, type Database } from '../core/db/database.js';
+import { migrateToLatest } from '../core/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+
+let database: TestDatabase;
+let db: Database;
+let now = new Date('2026-11-22T10:00:00Z');
+const clock: Clock = { now: () => now };
+
+test.before(async () => {
+  database = await createTestDatabase();
+  db = await openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 4 });
+  await migrateToLatest(db.knex, database.url);
+});
+test.after.always(async () => {
+  await db?.close();
+  await database?.drop();
+});
+
+const adapter = (model: string) => oidcAdapterFactory(db.knex, clock)(model);
+
+test.serial('a stored model is found by id, uid and user code until it expires', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const interactions = adapter('Interaction');
+  const payload = { uid: 'uid-1', userCode: 'UC-1', params: { scope: 'profile.read' }, nested: [1, 2] };
+  await interactions.upsert('int-1', payload, 600);
+
+  t.deepEqual(await interactions.find('int-1'), payload);
+  t.deepEqual(await interactions.findByUid('uid-1'), payload);
+  t.deepEqual(await interactions.findByUserCode('UC-1'), payload);
+  t.is(await adapter('Session').find('int-1'), undefined, 'models do not see each other');
+
+  now = new Date('2026-11-22T10:09:59Z');
+  t.truthy(await interactions.find('int-1'));
+  now = new Date('2026-11-22T10:10:00Z');
+  t.is(await interactions.find('int-1'), undefined, 'expired: invisible at once');
+  t.is(await interactions.findByUid('uid-1'), undefined);
+});
+
+test.serial('upsert replaces the payload and the lifetime; no lifetime means no expiry', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const clients = adapter('Client');
+  await clients.upsert('client-1', { client_id: 'client-1', redirect_uris: ['https://a.example/cb'] });
+  await clients.upsert('client-1', { client_id: 'client-1', redirect_uris: ['https://b.example/cb'] }, 60);
+  t.deepEqual((await clients.find('client-1'))?.redirect_uris, ['https://b.example/cb']);
+  const row = await db.knex('oidc_models').where({ kind: 'Client', id: 'client-1' }).first();
+  t.is(row.client_id, 'client-1');
+  t.is(row.expires_at.toISOString(), '2026-11-22T10:01:00.000Z');
+
+  await clients.upsert('client-2', { client_id: 'client-2' });
+  now = new Date('2030-01-01T00:00:00Z');
+  t.truthy(await clients.find('client-2'));
+});
+
+test.serial('consume marks the first use and keeps it', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const codes = adapter('AuthorizationCode');
+  await codes.upsert('code-1', { grantId: 'grant-1', accountId: 'a' }, 60);
+  t.falsy((await codes.find('code-1'))?.consumed);
+  await codes.consume('code-1');
+  const first = (await codes.find('code-1'))?.consumed;
+  t.is(first, Math.floor(now.getTime() / 1000));
+  now = new Date('2026-11-22T10:00:30Z');
+  await codes.consume('code-1');
+  t.is((await codes.find('code-1'))?.consumed, first);
+});
+
+test.serial('revokeByGrantId removes that grant\'s rows of the model; destroy removes one row', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const refresh = adapter('RefreshToken');
+  const access = adapter('AccessToken');
+  await refresh.upsert('rt-1', { grantId: 'grant-9' }, 3600);
+  await refresh.upsert('rt-2', { grantId: 'grant-9' }, 3600);
+  await refresh.upsert('rt-3', { grantId: 'grant-other' }, 3600);
+  await access.upsert('at-1', { grantId: 'grant-9' }, 900);
+
+  await refresh.revokeByGrantId('grant-9');
+  t.is(await refresh.find('rt-1'), undefined);
+  t.is(await refresh.find('rt-2'), undefined);
+  t.truthy(await refresh.find('rt-3'));
+  t.truthy(await access.find('at-1'), 'oidc-provider revokes each model through its own adapter');
+
+  await refresh.destroy('rt-3');
+  t.is(await refresh.find('rt-3'), undefined);
+});
+
+test.serial('the sweep deletes what has expired, and only that', async (t) => {
+  now = new Date('2026-11-22T12:00:00Z');
+  const sessions = adapter('Session');
+  await sessions.upsert('short', { uid: 's' }, 10);
+  await sessions.upsert('long', { uid: 'l' }, 86_400);
+  await sessions.upsert('forever', { uid: 'f' });
+  now = new Date('2026-11-22T12:00:11Z');
+  t.true((await sweepExpiredOidcModels(db.knex, clock)) >= 1);
+  const left = await db.knex('oidc_models').where({ kind: 'Session' }).pluck('id');
+  t.deepEqual(left.sort(), ['forever', 'long']);
+});
