@@ -30,6 +30,12 @@ const EnvSchema = z.object({
   API_KEY_CACHE_SECONDS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(3600).default(30),
   SHUTDOWN_GRACE_SECONDS: positiveInt.max(300).default(10),
   TRUST_PROXY: flag.default(false),
+  JWKS_PATH: z.string().min(1).optional(),
+  COOKIE_KEYS: z
+    .string()
+    .transform((value) => value.split(',').map((key) => key.trim()))
+    .refine((keys) => keys.every((key) => key.length >= 32), 'must be comma-separated secrets of 32 characters or more')
+    .optional(),
 });
 
 export interface Config {
@@ -49,6 +55,10 @@ export interface Config {
   apiKeyCacheSeconds: number;
   shutdownGraceSeconds: number;
   trustProxy: boolean;
+  /** RS256 private key set for tokens; absent: generated into DATA_DIR (not in production). */
+  jwksPath: string | undefined;
+  /** Cookie signing keys, newest first; absent: generated into DATA_DIR (not in production). */
+  cookieKeys: string[] | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +83,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && sandbox) {
     throw new ConfigError('Invalid configuration: SANDBOX must be 0 when NODE_ENV=production (sandboxes are for development and tests).');
   }
+  if (e.NODE_ENV === 'production' && (!e.JWKS_PATH || !e.COOKIE_KEYS)) {
+    throw new ConfigError(
+      'Invalid configuration: JWKS_PATH and COOKIE_KEYS are required when NODE_ENV=production (every instance must sign with the same keys).',
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -88,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheSeconds: e.API_KEY_CACHE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     trustProxy: e.TRUST_PROXY,
+    jwksPath: e.JWKS_PATH,
+    cookieKeys: e.COOKIE_KEYS,
   };
 }
 

@@ -32,9 +32,14 @@ test('a bad value throws one line naming the variable', (t) => {
   t.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: /LOG_LEVEL/ });
 });
 
-test('production refuses to run with the sandbox on', (t) => {
-  t.throws(() => loadConfig({ NODE_ENV: 'production' }), { instanceOf: ConfigError, message: /SANDBOX must be 0/ });
-  t.is(loadConfig({ NODE_ENV: 'production', SANDBOX: '0' }).sandbox, false);
+test('production refuses to run with the sandbox on, or without explicit keys', (t) => {
+  const keys = { JWKS_PATH: '/run/secrets/jwks.json', COOKIE_KEYS: `${'a'.repeat(32)},${'b'.repeat(40)}` };
+  t.throws(() => loadConfig({ NODE_ENV: 'production', ...keys }), { instanceOf: ConfigError, message: /SANDBOX must be 0/ });
+  t.throws(() => loadConfig({ NODE_ENV: 'production', SANDBOX: '0' }), { instanceOf: ConfigError, message: /JWKS_PATH and COOKIE_KEYS are required/ });
+  const config = loadConfig({ NODE_ENV: 'production', SANDBOX: '0', ...keys });
+  t.is(config.sandbox, false);
+  t.deepEqual(config.cookieKeys, ['a'.repeat(32), 'b'.repeat(40)]);
+  t.throws(() => loadConfig({ COOKIE_KEYS: 'short' }), { message: /^Invalid configuration: COOKIE_KEYS must be comma-separated secrets/ });
 });
 
 test('the process stops with a non-zero exit and one line naming the bad variable', (t) => {
