@@ -6,6 +6,8 @@ import { setTimeout } from 'node:timers/promises';
 import type Koa from 'koa';
 import { Redis } from 'ioredis';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
+import { BearerVerifier } from './authz/bearer-verifier.js';
+import { loadSigningKeys, publicKeySet } from './authz/keys.js';
 import { FailedAuthGuard } from './authz/failed-auth-guard.js';
 import { UsageLimiter } from './authz/usage-limiter.js';
 import type { Config } from './config.js';
@@ -20,12 +22,16 @@ import type { Route } from './rest/route-table.js';
 import { docsRoutes } from './rest/routes/docs.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { healthRoutes } from './rest/routes/health.js';
+import { userRoutes } from './rest/routes/users.js';
+import { UserService } from './core/users/service.js';
+import { systemClock, type Clock } from './core/clock.js';
 import { seedReferenceData } from './seeds/index.js';
 
 export const API_VERSION = '1.0.0';
 
 export interface ServiceOptions {
   logger?: Logger;
+  clock?: Clock;
   /** Prefix of rate-limit keys in Redis (tests isolate their runs with it). */
   rateLimitKeyPrefix?: string;
   /** Called if the embedded database dies while the service runs. */
@@ -44,6 +50,7 @@ export interface Service {
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -56,21 +63,31 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await seedReferenceData(db.knex);
     redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
 
+    const keys = await loadSigningKeys({
+      jwksPath: config.jwksPath,
+      cookieKeys: config.cookieKeys,
+      dataDir: config.dataDir,
+      production: config.env === 'production',
+    });
     const partners = new PartnerService(db.knex);
+    const users = new UserService(db.knex);
     const providers = await ProviderCatalog.load(db.knex);
     const auth = {
       apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix }), {
         cacheSeconds: config.apiKeyCacheSeconds,
       }),
       usage: new UsageLimiter({ redis, keyPrefix: options.rateLimitKeyPrefix }),
+      // Tokens for the REST API carry the API's origin as audience (RFC 8707 resource indicator).
+      bearer: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: config.authUrl, audiences: [config.baseUrl], clock }),
     };
 
     const routes: Route[] = [
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
+      ...userRoutes({ users }),
     ];
     let openApi: unknown;
-    routes.push(...docsRoutes({ openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, version: API_VERSION })) }));
+    routes.push(...docsRoutes({ openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION })) }));
 
     const app = buildHttpApp({ logger, routes, auth, trustProxy: config.trustProxy });
     const connection = redis;

@@ -6,18 +6,9 @@
  * which scopes.
  */
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import type { Actor } from '../core/actor.js';
 import { UnauthenticatedError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
-
-export interface Actor {
-  userId: string;
-  clientId: string;
-  /** The granted scopes; null for a legacy token issued without scopes (authorized by the user's own rights). */
-  scopes: ReadonlySet<string> | null;
-  tokenId: string | undefined;
-  /** Seconds since the epoch. */
-  expiresAt: number;
-}
 
 export interface BearerVerifierOptions {
   /** The public key set of the authorization server. */

@@ -36,6 +36,11 @@ export async function loadSigningKeys(sources: KeySources): Promise<SigningKeys>
   return { jwks, cookieKeys };
 }
 
+/** The public half of a private key set, as published at the JWKS endpoint and used to verify. */
+export function publicKeySet(jwks: { keys: JWK[] }): { keys: JWK[] } {
+  return { keys: jwks.keys.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use })) };
+}
+
 function readJwks(file: string): { keys: JWK[] } {
   let parsed: unknown;
   try {

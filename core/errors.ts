@@ -82,6 +82,20 @@ export class GoneError extends DomainError {
   }
 }
 
+/** The bearer token is valid but was not granted the scope the operation needs. */
+export class InsufficientScopeError extends DomainError {
+  readonly scope: string;
+
+  constructor(scope: string) {
+    super(
+      'forbidden',
+      'insufficient_scope',
+      `This operation needs the "${scope}" scope, which the traveler has not granted to your client: ask for it in a new authorization request.`,
+    );
+    this.scope = scope;
+  }
+}
+
 /** A usage budget is spent; `retryAfterSeconds` tells when the next attempt can succeed. */
 export class RateLimitedError extends DomainError {
   readonly retryAfterSeconds: number;

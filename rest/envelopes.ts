@@ -27,6 +27,23 @@ export const ValidationErrorResponse = z
   })
   .meta({ id: 'ValidationErrorResponse', description: 'The validation error envelope: the request body, query or path is invalid.' });
 
+export const OAuthErrorResponse = z
+  .object({
+    error: z.enum(['invalid_token', 'insufficient_scope']),
+    error_description: z.string(),
+    scope: z.string().optional().describe('On 403: the scope the operation needs.'),
+    code: z.string(),
+  })
+  .meta({
+    id: 'OAuthErrorResponse',
+    description: 'The OAuth error envelope for bearer token failures; `WWW-Authenticate: Bearer` carries the same.',
+  });
+
+export const BEARER_ERROR_DESCRIPTIONS: Record<number, string> = {
+  401: 'The x-api-key header is missing, unknown or revoked (standard envelope), or the access token is missing, invalid or expired (OAuth envelope, `invalid_token`).',
+  403: "The operation is not on your allowlist (standard envelope), or the token lacks the route's scope (OAuth envelope, `insufficient_scope`, with `scope`).",
+};
+
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid (validation envelope) or its body is not valid JSON.',
   401: 'The x-api-key header is missing, unknown or revoked.',

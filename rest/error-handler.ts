@@ -4,7 +4,7 @@
  * answered with a generic message and the request id: never a stack, SQL or a vendor's words.
  */
 import type { Context, Next } from 'koa';
-import { DomainError, RateLimitedError, ValidationError, type ErrorKind } from '../core/errors.js';
+import { DomainError, InsufficientScopeError, RateLimitedError, ValidationError, type ErrorKind } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { HttpProblem } from './problems.js';
 
@@ -38,6 +38,10 @@ function render(ctx: Context, error: unknown, logger: Logger): void {
     ctx.body = { message: error.message, code: error.code, fields: error.fields };
     return;
   }
+  if (error instanceof InsufficientScopeError || (error instanceof DomainError && error.code === 'invalid_token')) {
+    bearerChallenge(ctx, error);
+    return;
+  }
   if (error instanceof DomainError) {
     const status = STATUS_BY_KIND[error.kind];
     if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
@@ -58,6 +62,22 @@ function render(ctx: Context, error: unknown, logger: Logger): void {
     code: 'internal_error',
     request_id: requestId,
   };
+}
+
+/**
+ * Bearer token failures answer in the OAuth envelope with the RFC 6750 challenge, so that OAuth client
+ * libraries recognise them: 401 `invalid_token` (get a new token), 403 `insufficient_scope` (ask the
+ * traveler for `scope`).
+ */
+function bearerChallenge(ctx: Context, error: DomainError): void {
+  const scope = error instanceof InsufficientScopeError ? error.scope : undefined;
+  const challenge = [`error="${error.code}"`, `error_description="${error.message.replace(/["\\]/g, "'")}"`];
+  if (scope) challenge.push(`scope="${scope}"`);
+  ctx.set('WWW-Authenticate', `Bearer ${challenge.join(', ')}`);
+  ctx.status = scope ? 403 : 401;
+  ctx.body = scope
+    ? { error: error.code, error_description: error.message, scope, code: error.code }
+    : { error: error.code, error_description: error.message, code: error.code };
 }
 
 function standard(ctx: Context, status: number, code: string, message: string, details?: string): void {

@@ -6,16 +6,15 @@
 import Koa from 'koa';
 import type { Logger } from '../core/logger.js';
 import { errorHandler } from './error-handler.js';
-import type { PartnerAuthDeps } from './partner-auth.js';
 import { requestLog } from './request-log.js';
 import type { Route } from './route-table.js';
-import { buildRouter, noRouteMatched } from './router.js';
+import { buildRouter, noRouteMatched, type AuthDeps } from './router.js';
 import { apiSecurityHeaders } from './security-headers.js';
 
 export interface HttpAppOptions {
   logger: Logger;
   routes: Route[];
-  auth: PartnerAuthDeps;
+  auth: AuthDeps;
   trustProxy: boolean;
 }
 

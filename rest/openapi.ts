@@ -4,13 +4,16 @@
  * response schemas as output.
  */
 import { z } from 'zod';
-import { ERROR_DESCRIPTIONS, ErrorResponse, ValidationErrorResponse } from './envelopes.js';
+import { SCOPES } from '../core/scopes.js';
+import { BEARER_ERROR_DESCRIPTIONS, ERROR_DESCRIPTIONS, ErrorResponse, OAuthErrorResponse, ValidationErrorResponse } from './envelopes.js';
 import type { Route } from './route-table.js';
 
 type JsonObject = Record<string, unknown>;
 
 export interface OpenApiInfo {
   serverUrl: string;
+  /** The authorization server's issuer URL (its authorization endpoint is the root). */
+  authUrl: string;
   version: string;
 }
 
@@ -24,7 +27,7 @@ export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo): JsonOb
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
-      security: route.auth === 'api_key' ? [{ ApiKey: [] }] : [],
+      security: security(route),
       parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components)],
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: components.schema(route.body, 'input') } } } }
@@ -48,9 +51,28 @@ export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo): JsonOb
       schemas: components.all(),
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your partner application API key.' },
+        OAuth2: {
+          type: 'oauth2',
+          description: "The traveler's access token (RS256 JWT, 15 minutes), from the authorization-code flow with PKCE.",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${info.authUrl}/`,
+              tokenUrl: `${info.serverUrl}/v1/oauth/token`,
+              refreshUrl: `${info.serverUrl}/v1/oauth/token`,
+              scopes: SCOPES,
+            },
+          },
+        },
       },
     },
   };
+}
+
+/** Both schemes in one requirement object: a route needing the key and a token needs both at once. */
+function security(route: Route): JsonObject[] {
+  if (route.auth === 'api_key') return [{ ApiKey: [] }];
+  if (route.auth === 'api_key_and_bearer') return [{ ApiKey: [], OAuth2: route.scope ? [route.scope] : [] }];
+  return [];
 }
 
 function parameters(schema: z.ZodType | undefined, location: 'path' | 'query', components: ComponentCollector): JsonObject[] {
@@ -77,16 +99,20 @@ function responses(route: Route, components: ComponentCollector): JsonObject {
     };
   }
   const errorStatuses = new Set<number>(route.errors ?? []);
-  if (route.auth === 'api_key') [401, 403, 429].forEach((status) => errorStatuses.add(status));
+  if (route.auth !== 'none') [401, 403, 429].forEach((status) => errorStatuses.add(status));
   if (route.body || route.query || route.params) errorStatuses.add(400);
   if (route.body) [413, 415].forEach((status) => errorStatuses.add(status));
   errorStatuses.add(500);
   for (const status of [...errorStatuses].sort()) {
     // Invalid path parameters, queries and bodies all answer with the validation envelope.
     const envelope = status === 400 && (route.body || route.query || route.params) ? ValidationErrorResponse : ErrorResponse;
+    const schemas: z.ZodType[] = [envelope];
+    // Token failures answer in the OAuth envelope; key failures in the standard one.
+    if (route.auth === 'api_key_and_bearer' && (status === 401 || status === 403)) schemas.push(OAuthErrorResponse);
+    const schema = schemas.length === 1 ? components.schema(envelope, 'output') : { oneOf: schemas.map((s) => components.schema(s, 'output')) };
     result[status] = {
-      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-      content: { 'application/json': { schema: components.schema(envelope, 'output') } },
+      description: route.auth === 'api_key_and_bearer' ? (BEARER_ERROR_DESCRIPTIONS[status] ?? ERROR_DESCRIPTIONS[status] ?? 'Error') : (ERROR_DESCRIPTIONS[status] ?? 'Error'),
+      content: { 'application/json': { schema } },
     };
   }
   return result;

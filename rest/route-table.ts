@@ -3,7 +3,9 @@
  * OpenAPI document is generated from the same one, so the two cannot drift apart.
  */
 import type { z } from 'zod';
+import type { Actor } from '../core/actor.js';
 import type { PartnerIdentity } from '../core/partners/schemas.js';
+import type { Scope } from '../core/scopes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -11,14 +13,17 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Which credentials a route needs (spec: "Which routes need what").
  * - `none`: public (health, discovery, docs).
  * - `api_key`: the partner's `x-api-key` only.
+ * - `api_key_and_bearer`: the partner's key and the traveler's access token (with the route's `scope`).
  */
-export type RouteAuth = 'none' | 'api_key';
+export type RouteAuth = 'none' | 'api_key' | 'api_key_and_bearer';
 
 export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
   partner: PartnerIdentity | undefined;
+  /** The traveler's side, on `api_key_and_bearer` routes. */
+  actor: Actor | undefined;
   requestId: string;
 }
 
@@ -46,6 +51,8 @@ export interface Route<
   description?: string;
   tags: string[];
   auth: RouteAuth;
+  /** The scope a bearer token must carry (`api_key_and_bearer` routes). */
+  scope?: Scope;
   params?: P;
   query?: Q;
   /** A JSON request body; routes without one never parse a body. */

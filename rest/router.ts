@@ -6,6 +6,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import { parseOrThrow } from '../core/validation.js';
+import { requireBearer, type BearerCheck } from './bearer-auth.js';
 import { jsonBody } from './body.js';
 import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
 import { HttpProblem } from './problems.js';
@@ -14,11 +15,16 @@ import { pageSecurityHeaders } from './security-headers.js';
 
 const pageHeaders = pageSecurityHeaders();
 
-export function buildRouter(routes: Route[], auth: PartnerAuthDeps): Router {
+export interface AuthDeps extends PartnerAuthDeps {
+  bearer: BearerCheck;
+}
+
+export function buildRouter(routes: Route[], auth: AuthDeps): Router {
   const router = new Router();
   for (const route of routes) {
     // The API key check names the operation itself (for the log, also when the key is refused).
-    const chain: Middleware[] = [route.auth === 'api_key' ? requireApiKey(auth, route.operationId) : nameOperation(route.operationId)];
+    const chain: Middleware[] = [route.auth === 'none' ? nameOperation(route.operationId) : requireApiKey(auth, route.operationId)];
+    if (route.auth === 'api_key_and_bearer') chain.push(requireBearer(auth.bearer, route.scope));
     if (route.page) chain.push(pageHeaders);
     if (route.body) chain.push(jsonBody());
     chain.push(runHandler(route));
@@ -72,6 +78,7 @@ function runHandler(route: Route): Middleware {
       query,
       body,
       partner: ctx.state.partner,
+      actor: ctx.state.actor,
       requestId: ctx.state.requestId,
     });
     ctx.status = result.status ?? route.status ?? 200;

@@ -10,6 +10,10 @@ import { jsonOf } from './helpers/http.js';
 import { z } from 'zod';
 import { ApiKeyVerifier } from '../authz/api-key-verifier.js';
 import { FailedAuthGuard } from '../authz/failed-auth-guard.js';
+import { BearerVerifier } from '../authz/bearer-verifier.js';
+import { loadSigningKeys, publicKeySet } from '../authz/keys.js';
+import { systemClock } from '../core/clock.js';
+import { tempDir } from './helpers/service.js';
 import { UsageLimiter } from '../authz/usage-limiter.js';
 import { openDatabase, type Database } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
@@ -40,6 +44,7 @@ test.before(async () => {
   await migrateToLatest(db.knex, database.url);
   await seedReferenceData(db.knex);
   const partners = new PartnerService(db.knex);
+  const keys = await loadSigningKeys({ jwksPath: undefined, cookieKeys: undefined, dataDir: tempDir('tp-errors-'), production: false });
   const capture = new Writable({
     write(chunk, _encoding, done) {
       logLines.push(String(chunk));
@@ -50,7 +55,11 @@ test.before(async () => {
   const app = buildHttpApp({
     logger,
     trustProxy: false,
-    auth: { apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard(), { cacheSeconds: 30 }), usage: new UsageLimiter() },
+    auth: {
+      apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard(), { cacheSeconds: 30 }),
+      usage: new UsageLimiter(),
+      bearer: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: 'http://localhost', audiences: ['http://localhost'], clock: systemClock }),
+    },
     routes: [
       defineRoute({
         method: 'POST',

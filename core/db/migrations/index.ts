@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import * as foundation from './20261122000001-foundation.js';
 import * as oidcModels from './20261122000002-oidc-models.js';
+import * as users from './20261122000003-users.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,4 +16,5 @@ interface Migration {
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['20261122000001-foundation', foundation],
   ['20261122000002-oidc-models', oidcModels],
+  ['20261122000003-users', users],
 ];

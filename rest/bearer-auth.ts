@@ -1,0 +1,31 @@
+/**
+ * The bearer token check of traveler routes: a JWT verified locally (the verifier is handed in by the
+ * composition root), then the route's scope. A legacy token (issued without scopes) passes scope checks:
+ * it is authorized by the traveler's own rights (Scopes rule 8).
+ */
+import type { Context, Next } from 'koa';
+import type { Actor } from '../core/actor.js';
+import { InsufficientScopeError, UnauthenticatedError } from '../core/errors.js';
+import type { Scope } from '../core/scopes.js';
+
+export interface BearerCheck {
+  verify(token: string): Promise<Actor>;
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
+
+export function requireBearer(bearer: BearerCheck, scope: Scope | undefined) {
+  return async function checkBearer(ctx: Context, next: Next): Promise<void> {
+    const match = BEARER.exec(ctx.get('authorization'));
+    if (!match) {
+      throw new UnauthenticatedError(
+        "This route acts for a traveler: send the traveler's access token as Authorization: Bearer <token>.",
+        'invalid_token',
+      );
+    }
+    const actor = await bearer.verify(match[1] as string);
+    if (scope && actor.scopes && !actor.scopes.has(scope)) throw new InsufficientScopeError(scope);
+    ctx.state.actor = actor;
+    return next();
+  };
+}
