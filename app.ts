@@ -4,6 +4,7 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import { Redis } from 'ioredis';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
 import { BearerVerifier } from './authz/bearer-verifier.js';
@@ -24,6 +25,10 @@ import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { healthRoutes } from './rest/routes/health.js';
 import { userRoutes } from './rest/routes/users.js';
 import { UserService } from './core/users/service.js';
+import type { Mailer, SmsSender } from './core/ports.js';
+import { SmtpMailer } from './providers/mail/smtp-mailer.js';
+import { SandboxMailer, SandboxSms } from './providers/sandbox-outbox/client.js';
+import { outboxSandbox } from './providers/sandbox-outbox/sandbox.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { seedReferenceData } from './seeds/index.js';
 
@@ -44,6 +49,8 @@ export interface Service {
   logger: Logger;
   partners: PartnerService;
   providers: ProviderCatalog;
+  mailer: Mailer;
+  sms: SmsSender;
   /** Closes Redis and the database (and stops the embedded one). */
   close(): Promise<void>;
 }
@@ -89,7 +96,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     let openApi: unknown;
     routes.push(...docsRoutes({ openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION })) }));
 
-    const app = buildHttpApp({ logger, routes, auth, trustProxy: config.trustProxy });
+    const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new SandboxMailer(config.sandboxUrl);
+    const sms = new SandboxSms(config.sandboxUrl);
+    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware] : [];
+
+    const app = buildHttpApp({ logger, routes, auth, trustProxy: config.trustProxy, sandboxes });
     const connection = redis;
     return {
       app,
@@ -97,6 +108,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       logger,
       partners,
       providers,
+      mailer,
+      sms,
       async close() {
         connection?.disconnect();
         await db.close();

@@ -30,6 +30,9 @@ const EnvSchema = z.object({
   API_KEY_CACHE_SECONDS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(3600).default(30),
   SHUTDOWN_GRACE_SECONDS: positiveInt.max(300).default(10),
   TRUST_PROXY: flag.default(false),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).default('Travel Partner <no-reply@localhost>'),
+  SANDBOX_URL: url.optional(),
   JWKS_PATH: z.string().min(1).optional(),
   COOKIE_KEYS: z
     .string()
@@ -55,6 +58,11 @@ export interface Config {
   apiKeyCacheSeconds: number;
   shutdownGraceSeconds: number;
   trustProxy: boolean;
+  /** Mail relay; absent: mail goes to the mail sandbox (sandbox mode only). */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Where the adapters reach the sandboxes over HTTP (this process serves them under /sandbox). */
+  sandboxUrl: string;
   /** RS256 private key set for tokens; absent: generated into DATA_DIR (not in production). */
   jwksPath: string | undefined;
   /** Cookie signing keys, newest first; absent: generated into DATA_DIR (not in production). */
@@ -83,6 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && sandbox) {
     throw new ConfigError('Invalid configuration: SANDBOX must be 0 when NODE_ENV=production (sandboxes are for development and tests).');
   }
+  if (!sandbox && !e.SMTP_URL) {
+    throw new ConfigError('Invalid configuration: SMTP_URL is required when SANDBOX=0 (sign-in codes are sent by e-mail).');
+  }
   if (e.NODE_ENV === 'production' && (!e.JWKS_PATH || !e.COOKIE_KEYS)) {
     throw new ConfigError(
       'Invalid configuration: JWKS_PATH and COOKIE_KEYS are required when NODE_ENV=production (every instance must sign with the same keys).',
@@ -103,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheSeconds: e.API_KEY_CACHE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    sandboxUrl: stripSlash(e.SANDBOX_URL ?? `http://127.0.0.1:${e.PORT}/sandbox`),
     jwksPath: e.JWKS_PATH,
     cookieKeys: e.COOKIE_KEYS,
   };

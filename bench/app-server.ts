@@ -13,7 +13,7 @@ import { loadConfig } from '../config.js';
 import { reportToParent } from './child.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-bench-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, SANDBOX: '0', LOG_LEVEL: 'info', PORT: '0' });
+const config = loadConfig({ ...process.env, DATA_DIR: dataDir, SANDBOX: '1', LOG_LEVEL: 'info', PORT: '0' });
 const service = await createService(config);
 await service.partners.setPlan({ id: 'benchmark', requests_per_second: 1_000_000, burst: 1_000_000, requests_per_day: 1_000_000_000 });
 const partner = await service.partners.createPartner({ name: 'Benchmark', plan_id: 'benchmark' });

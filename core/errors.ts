@@ -96,6 +96,13 @@ export class InsufficientScopeError extends DomainError {
   }
 }
 
+/** An outside system (provider, relay, vault) failed or cannot be reached; retrying later may work. */
+export class ProviderUnavailableError extends DomainError {
+  constructor(message: string, code = 'provider_unavailable') {
+    super('provider_unavailable', code, message);
+  }
+}
+
 /** A usage budget is spent; `retryAfterSeconds` tells when the next attempt can succeed. */
 export class RateLimitedError extends DomainError {
   readonly retryAfterSeconds: number;

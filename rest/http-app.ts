@@ -3,7 +3,7 @@
  * headers, the route table, and the 404/405 answers. The authorization server (next) mounts between the
  * router and the fallback, with no body parser in front of it.
  */
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type { Logger } from '../core/logger.js';
 import { errorHandler } from './error-handler.js';
 import { requestLog } from './request-log.js';
@@ -16,6 +16,8 @@ export interface HttpAppOptions {
   routes: Route[];
   auth: AuthDeps;
   trustProxy: boolean;
+  /** Routers of the sandboxes (outside systems' stand-ins), served beside the API in sandbox mode. */
+  sandboxes?: Middleware[];
 }
 
 export function buildHttpApp(options: HttpAppOptions): Koa {
@@ -28,6 +30,7 @@ export function buildHttpApp(options: HttpAppOptions): Koa {
   app.use(errorHandler(options.logger));
   app.use(apiSecurityHeaders());
   app.use(router.routes());
+  for (const sandbox of options.sandboxes ?? []) app.use(sandbox);
   app.use(noRouteMatched(router));
   return app;
 }

@@ -20,7 +20,7 @@ test('defaults apply when nothing is set', (t) => {
 });
 
 test('values are read and coerced; empty strings mean unset', (t) => {
-  const config = loadConfig({ PORT: '9000', BASE_URL: 'https://api.example.com/', AUTH_URL: '', SANDBOX: '0', REDIS_URL: 'redis://r:6379' });
+  const config = loadConfig({ PORT: '9000', BASE_URL: 'https://api.example.com/', AUTH_URL: '', SANDBOX: '0', SMTP_URL: 'smtp://relay', REDIS_URL: 'redis://r:6379' });
   t.like(config, { port: 9000, baseUrl: 'https://api.example.com', authUrl: 'https://api.example.com', sandbox: false, redisUrl: 'redis://r:6379' });
 });
 
@@ -33,9 +33,13 @@ test('a bad value throws one line naming the variable', (t) => {
 });
 
 test('production refuses to run with the sandbox on, or without explicit keys', (t) => {
-  const keys = { JWKS_PATH: '/run/secrets/jwks.json', COOKIE_KEYS: `${'a'.repeat(32)},${'b'.repeat(40)}` };
+  const keys = { JWKS_PATH: '/run/secrets/jwks.json', COOKIE_KEYS: `${'a'.repeat(32)},${'b'.repeat(40)}`, SMTP_URL: 'smtp://relay:587' };
   t.throws(() => loadConfig({ NODE_ENV: 'production', ...keys }), { instanceOf: ConfigError, message: /SANDBOX must be 0/ });
-  t.throws(() => loadConfig({ NODE_ENV: 'production', SANDBOX: '0' }), { instanceOf: ConfigError, message: /JWKS_PATH and COOKIE_KEYS are required/ });
+  t.throws(() => loadConfig({ NODE_ENV: 'production', SANDBOX: '0', SMTP_URL: keys.SMTP_URL }), {
+    instanceOf: ConfigError,
+    message: /JWKS_PATH and COOKIE_KEYS are required/,
+  });
+  t.throws(() => loadConfig({ SANDBOX: '0' }), { instanceOf: ConfigError, message: /SMTP_URL is required when SANDBOX=0/ });
   const config = loadConfig({ NODE_ENV: 'production', SANDBOX: '0', ...keys });
   t.is(config.sandbox, false);
   t.deepEqual(config.cookieKeys, ['a'.repeat(32), 'b'.repeat(40)]);

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createService, type Service, type ServiceOptions } from '../../app.js';
@@ -31,18 +31,19 @@ export async function startService(
 ): Promise<RunningService> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = tempDir();
+  // The port is known before the service is built: its sandbox adapters call it back over HTTP.
+  const port = await freePort();
   const config = loadConfig({
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
-    SANDBOX: '0',
-    PORT: '0',
+    SANDBOX: '1',
+    PORT: String(port),
     ...env,
   });
   const service = await createService(config, options);
   const server = http.createServer(service.app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${port}`,
     config,
@@ -55,6 +56,15 @@ export async function startService(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port that was free a moment ago (the kernel picks it; a clash right after is very unlikely). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 export function uniquePrefix(): string {

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import * as foundation from './20261122000001-foundation.js';
 import * as oidcModels from './20261122000002-oidc-models.js';
 import * as users from './20261122000003-users.js';
+import * as sandboxOutbox from './20261122000004-sandbox-outbox.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,4 +18,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000001-foundation', foundation],
   ['20261122000002-oidc-models', oidcModels],
   ['20261122000003-users', users],
+  ['20261122000004-sandbox-outbox', sandboxOutbox],
 ];
