@@ -8,6 +8,7 @@ import * as foundation from './20261122000001-foundation.js';
 import * as oidcModels from './20261122000002-oidc-models.js';
 import * as users from './20261122000003-users.js';
 import * as sandboxOutbox from './20261122000004-sandbox-outbox.js';
+import * as signInCodes from './20261122000005-sign-in-codes.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,4 +20,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000002-oidc-models', oidcModels],
   ['20261122000003-users', users],
   ['20261122000004-sandbox-outbox', sandboxOutbox],
+  ['20261122000005-sign-in-codes', signInCodes],
 ];

@@ -1,0 +1,151 @@
+/**
+ * Sign-in by e-mail one-time code (decisions §5): 6 digits for a new traveler (the account is created
+ * when the code is confirmed), 8 for a returning one; 10 minutes to live; 5 tries, then a new code is
+ * needed; a new code within the same sign-in at most once a minute. Each sign-in attempt (one
+ * authorization request) has its own code; starting it again replaces the code at once.
+ *
+ * Races are settled by the database: confirming locks the attempt's row, so a code is used once.
+ */
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Clock } from '../clock.js';
+import { GoneError, RateLimitedError, ValidationError } from '../errors.js';
+import type { Mailer } from '../ports.js';
+
+export const CODE_TTL_SECONDS = 600;
+export const MAX_TRIES = 5;
+export const RESEND_INTERVAL_SECONDS = 60;
+
+export interface SignedIn {
+  userId: string;
+  email: string;
+  /** True when this sign-in created the account. */
+  created: boolean;
+}
+
+interface CodeRow {
+  attempt_id: string;
+  email: string;
+  code_hash: Buffer;
+  digits: number;
+  failed_tries: number;
+  expires_at: Date;
+  sent_at: Date;
+  used_at: Date | null;
+}
+
+export class SignInCodes {
+  readonly #db: Knex;
+  readonly #mailer: Mailer;
+  readonly #clock: Clock;
+
+  constructor(deps: { db: Knex; mailer: Mailer; clock: Clock }) {
+    this.#db = deps.db;
+    this.#mailer = deps.mailer;
+    this.#clock = deps.clock;
+  }
+
+  /** Sends a fresh code for this sign-in attempt; returns its length (6: new traveler, 8: returning). */
+  async start(attemptId: string, email: string): Promise<{ digits: number }> {
+    const address = email.trim().toLowerCase();
+    const returning = await this.#db('users').whereRaw('lower(email) = ?', [address]).first('id');
+    return this.#issue(attemptId, address, returning ? 8 : 6);
+  }
+
+  /** "Send a new code": at most once a minute within one sign-in attempt. */
+  async resend(attemptId: string): Promise<{ digits: number }> {
+    const row: CodeRow | undefined = await this.#db('sign_in_codes').where({ attempt_id: attemptId }).first();
+    if (!row) throw new GoneError('This sign-in has no code to resend: enter your e-mail address again.', 'sign_in_not_started');
+    const waited = (this.#clock.now().getTime() - row.sent_at.getTime()) / 1000;
+    if (waited < RESEND_INTERVAL_SECONDS) {
+      const retryAfter = Math.ceil(RESEND_INTERVAL_SECONDS - waited);
+      throw new RateLimitedError(`A new code can be sent once a minute: wait ${retryAfter} s.`, retryAfter, 'code_resend_too_soon');
+    }
+    return this.#issue(attemptId, row.email, row.digits);
+  }
+
+  /** Checks the code; on success the traveler's account exists (created now if new) and is returned. */
+  async confirm(attemptId: string, code: string): Promise<SignedIn> {
+    const now = this.#clock.now();
+    const outcome = await this.#db.transaction(async (trx) => {
+      const row: CodeRow | undefined = await trx('sign_in_codes').where({ attempt_id: attemptId }).forUpdate().first();
+      if (!row || row.used_at) {
+        return { error: new GoneError('This code is no longer valid: request a new one.', 'code_invalid') };
+      }
+      if (row.expires_at <= now) {
+        return { error: new GoneError('This code has expired (codes last 10 minutes): request a new one.', 'code_expired') };
+      }
+      if (row.failed_tries >= MAX_TRIES) {
+        return { error: new GoneError('Too many wrong codes: request a new one.', 'code_locked') };
+      }
+      if (!matches(attemptId, code, row.code_hash)) {
+        const tries = row.failed_tries + 1;
+        await trx('sign_in_codes').where({ attempt_id: attemptId }).update({ failed_tries: tries });
+        const left = MAX_TRIES - tries;
+        const hint = left > 0 ? `${left} ${left === 1 ? 'try' : 'tries'} left` : 'request a new one';
+        return {
+          error: new ValidationError(
+            [{ field: 'code', rule: 'code', message: `code is not the one we sent: ${hint}` }],
+            `That code is not right: ${hint}.`,
+          ),
+        };
+      }
+      await trx('sign_in_codes').where({ attempt_id: attemptId }).update({ used_at: now });
+      return { signedIn: await findOrCreateTraveler(trx, row.email, now) };
+    });
+    // Wrong tries are committed before the error is raised, so that they count.
+    if ('error' in outcome) throw outcome.error;
+    return outcome.signedIn;
+  }
+
+  async #issue(attemptId: string, email: string, digits: number): Promise<{ digits: number }> {
+    const now = this.#clock.now();
+    const code = newCode(digits);
+    const row = {
+      attempt_id: attemptId,
+      email,
+      code_hash: hashCode(attemptId, code),
+      digits,
+      failed_tries: 0,
+      expires_at: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
+      sent_at: now,
+      used_at: null,
+    };
+    await this.#db('sign_in_codes').insert(row).onConflict('attempt_id').merge();
+    await this.#mailer.send({
+      to: email,
+      subject: 'Your sign-in code',
+      // The code as one unbroken run of digits, so that mail clients and tests find it alike.
+      text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not try to sign in, ignore this message.`,
+    });
+    return { digits };
+  }
+}
+
+async function findOrCreateTraveler(trx: Knex.Transaction, email: string, now: Date): Promise<SignedIn> {
+  const existing: { id: string } | undefined = await trx('users').whereRaw('lower(email) = ?', [email]).first('id');
+  if (existing) {
+    await trx('users').where({ id: existing.id }).update({ last_login: now });
+    return { userId: existing.id, email, created: false };
+  }
+  // Two first sign-ins of one address racing: the unique index on lower(email) lets one insert win.
+  const [created] = await trx('users')
+    .insert({ email, last_login: now })
+    .onConflict(trx.raw('(lower(email))'))
+    .merge({ last_login: now })
+    .returning(['id', 'xmax']);
+  return { userId: created.id, email, created: String(created.xmax) === '0' };
+}
+
+function newCode(digits: number): string {
+  return String(randomInt(0, 10 ** digits)).padStart(digits, '0');
+}
+
+function hashCode(attemptId: string, code: string): Buffer {
+  return createHash('sha256').update(`${attemptId}:${code}`).digest();
+}
+
+function matches(attemptId: string, code: string, stored: Buffer): boolean {
+  const candidate = hashCode(attemptId, code.trim());
+  return candidate.length === stored.length && timingSafeEqual(candidate, stored);
+}

@@ -1,0 +1,132 @@
+/**
+ * E-mail one-time codes (decisions §5), with the real mail sandbox over HTTP and an injected clock:
+ * lengths for new and returning travelers, lifetime, tries, resend pacing, single use under a race.
+ */
+import { randomUUID } from 'node:crypto';
+import test from 'ava';
+import type { Clock } from '../core/clock.js';
+import { GoneError, RateLimitedError, ValidationError } from '../core/errors.js';
+import { SignInCodes } from '../core/sign-in/sign-in-codes.js';
+import { jsonOf } from './helpers/http.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+let running: RunningService;
+let now = new Date();
+const clock: Clock = { now: () => now };
+let codes: SignInCodes;
+
+test.before(async () => {
+  running = await startService();
+  codes = new SignInCodes({ db: running.service.db.knex, mailer: running.service.mailer, clock });
+});
+test.after.always(async () => {
+  await running?.close();
+});
+
+/** The code in the newest mail to `email`, as a traveler would read it. */
+async function codeFor(email: string): Promise<string> {
+  const [latest] = await jsonOf(await fetch(`${running.url}/sandbox/mail/messages?to=${encodeURIComponent(email)}`));
+  const match = /\b(\d{6,8})\b/.exec(latest.text);
+  if (!match) throw new Error(`no code in: ${latest.text}`);
+  return match[1] as string;
+}
+
+const newAddress = () => `traveler-${randomUUID()}@example.com`;
+
+test.serial('a new traveler gets 6 digits and an account on confirming; next time 8 digits, same account', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  t.deepEqual(await codes.start('attempt-a', email), { digits: 6 });
+  const first = await codes.confirm('attempt-a', await codeFor(email));
+  t.true(first.created);
+  const user = await running.service.db.knex('users').where({ id: first.userId }).first();
+  t.is(user.email, email);
+  t.is(user.last_login.toISOString(), now.toISOString());
+
+  t.deepEqual(await codes.start('attempt-b', email.toUpperCase()), { digits: 8 });
+  const code = await codeFor(email);
+  t.is(code.length, 8);
+  const again = await codes.confirm('attempt-b', code);
+  t.deepEqual(again, { userId: first.userId, email, created: false });
+});
+
+test.serial('a code is used once', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  await codes.start('attempt-once', email);
+  const code = await codeFor(email);
+  await codes.confirm('attempt-once', code);
+  const error = await t.throwsAsync(codes.confirm('attempt-once', code), { instanceOf: GoneError });
+  t.is(error.code, 'code_invalid');
+});
+
+test.serial('two confirmations racing with the right code: exactly one signs in', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  await codes.start('attempt-race', email);
+  const code = await codeFor(email);
+  const results = await Promise.allSettled([codes.confirm('attempt-race', code), codes.confirm('attempt-race', code)]);
+  t.is(results.filter((result) => result.status === 'fulfilled').length, 1);
+  t.is((await running.service.db.knex('users').whereRaw('lower(email) = ?', [email])).length, 1);
+});
+
+test.serial('codes last 10 minutes', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  await codes.start('attempt-ttl', email);
+  const code = await codeFor(email);
+  now = new Date('2026-11-22T10:10:00Z');
+  const error = await t.throwsAsync(codes.confirm('attempt-ttl', code), { instanceOf: GoneError });
+  t.is(error.code, 'code_expired');
+});
+
+test.serial('five wrong tries lock the code, even the right one after them', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  await codes.start('attempt-tries', email);
+  const code = await codeFor(email);
+  const wrong = code === '000000' ? '111111' : '000000';
+  for (let left = 4; left >= 0; left--) {
+    const error = await t.throwsAsync(codes.confirm('attempt-tries', wrong), { instanceOf: ValidationError });
+    t.regex(error.message, left > 0 ? new RegExp(`${left} tr`) : /request a new one/);
+  }
+  const locked = await t.throwsAsync(codes.confirm('attempt-tries', code), { instanceOf: GoneError });
+  t.is(locked.code, 'code_locked');
+});
+
+test.serial('a new code within the same sign-in: once a minute, and it replaces the old one', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  await codes.start('attempt-resend', email);
+  const old = await codeFor(email);
+  now = new Date('2026-11-22T10:00:40Z');
+  const early = await t.throwsAsync(codes.resend('attempt-resend'), { instanceOf: RateLimitedError });
+  t.is(early.retryAfterSeconds, 20);
+  now = new Date('2026-11-22T10:01:00Z');
+  t.deepEqual(await codes.resend('attempt-resend'), { digits: 6 });
+  const fresh = await codeFor(email);
+  if (fresh !== old) await t.throwsAsync(codes.confirm('attempt-resend', old), { instanceOf: ValidationError });
+  t.true((await codes.confirm('attempt-resend', fresh)).created);
+});
+
+test.serial('only a hash of the code is stored', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  await codes.start('attempt-hash', email);
+  const code = await codeFor(email);
+  const row = await running.service.db.knex('sign_in_codes').where({ attempt_id: 'attempt-hash' }).first();
+  t.false(JSON.stringify({ ...row, code_hash: row.code_hash.toString('hex') }).includes(code));
+});
+
+test.serial('two first sign-ins of one address at once end in one account', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  await codes.start('attempt-x', email);
+  const x = await codeFor(email);
+  await codes.start('attempt-y', email);
+  const y = await codeFor(email);
+  const [first, second] = await Promise.all([codes.confirm('attempt-x', x), codes.confirm('attempt-y', y)]);
+  t.is(first.userId, second.userId);
+  t.deepEqual([first.created, second.created].sort(), [false, true]);
+  t.is((await running.service.db.knex('users').whereRaw('lower(email) = ?', [email])).length, 1);
+});
