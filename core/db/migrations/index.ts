@@ -9,6 +9,7 @@ import * as oidcModels from './20261122000002-oidc-models.js';
 import * as users from './20261122000003-users.js';
 import * as sandboxOutbox from './20261122000004-sandbox-outbox.js';
 import * as signInCodes from './20261122000005-sign-in-codes.js';
+import * as pairwiseIds from './20261122000006-pairwise-ids.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,4 +22,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000003-users', users],
   ['20261122000004-sandbox-outbox', sandboxOutbox],
   ['20261122000005-sign-in-codes', signInCodes],
+  ['20261122000006-pairwise-ids', pairwiseIds],
 ];
