@@ -1,0 +1,56 @@
+/**
+ * The specification's scope rules (Authentication, Scopes rules 1-8) as plain functions, so that the
+ * authorization server, the consent page and the tests share one reading of them:
+ *
+ * 1. Unknown values are refused (`invalid_scope`); `openid`, `email`, `profile` may accompany the ten.
+ * 2. A token carries requested ∩ granted.
+ * 3. Consent is per client and incremental; what is already granted is not asked again.
+ * 4. A declined scope is not offered again; the code is issued without it.
+ * 5. Declining every requested scope fails the request (`invalid_scope`).
+ * 8. No `scope` (or identity scopes only): a dynamically registered client asks for all ten; a
+ *    pre-registered partner client keeps the legacy behaviour (no scope set, no consent screen).
+ */
+import { DomainError } from './errors.js';
+import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from './scopes.js';
+
+export class InvalidScopeError extends DomainError {
+  constructor(message: string) {
+    super('validation', 'invalid_scope', message);
+  }
+}
+
+export type ClientKind = 'dynamic' | 'partner';
+
+export type ScopeRequest =
+  | { legacy: true; identity: string[] }
+  | { legacy: false; identity: string[]; scopes: Scope[] };
+
+const KNOWN = new Set<string>([...SCOPE_NAMES, ...IDENTITY_SCOPES]);
+const IDENTITY = new Set<string>(IDENTITY_SCOPES);
+
+/** Reads the `scope` parameter of an authorization request (rules 1 and 8). */
+export function readScopeRequest(scope: string | undefined, client: ClientKind): ScopeRequest {
+  const values = [...new Set((scope ?? '').split(' ').filter(Boolean))];
+  const unknown = values.filter((value) => !KNOWN.has(value));
+  if (unknown.length > 0) {
+    throw new InvalidScopeError(`Unknown scope ${unknown.map((value) => `"${value}"`).join(', ')}: the scopes are ${SCOPE_NAMES.join(', ')}.`);
+  }
+  const identity = values.filter((value) => IDENTITY.has(value));
+  const scopes = values.filter((value): value is Scope => !IDENTITY.has(value));
+  if (scopes.length > 0) return { legacy: false, identity, scopes };
+  return client === 'dynamic' ? { legacy: false, identity, scopes: [...SCOPE_NAMES] } : { legacy: true, identity };
+}
+
+/** What the consent screen offers: requested, not yet granted, not declined before (rules 3, 4). */
+export function scopesToOffer(requested: readonly Scope[], granted: ReadonlySet<string>, declined: ReadonlySet<string>): Scope[] {
+  return requested.filter((scope) => !granted.has(scope) && !declined.has(scope));
+}
+
+/** What the token carries (rule 2); an empty result means every requested scope was declined (rule 5). */
+export function scopesForToken(requested: readonly Scope[], granted: ReadonlySet<string>): Scope[] {
+  const result = requested.filter((scope) => granted.has(scope));
+  if (result.length === 0) {
+    throw new InvalidScopeError('Every requested permission was declined: there is nothing to authorize.');
+  }
+  return result;
+}
