@@ -1,13 +1,14 @@
 /**
- * The whole service as `npm start` builds it (request log on, API key check, usage limiter), with a
- * partner whose plan is too large to limit a benchmark, so every request takes the full path and
- * succeeds.
+ * The whole service as `npm start` builds it (request log on, API key check, usage limiter, bearer
+ * check), with a partner whose plan is too large to limit a benchmark, and a traveler with a token, so
+ * that every request takes the full path and succeeds.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { importJWK, SignJWT, type JWK } from 'jose';
 import { createService } from '../app.js';
 import { loadConfig } from '../config.js';
 import { reportToParent } from './child.js';
@@ -17,9 +18,25 @@ const config = loadConfig({ ...process.env, DATA_DIR: dataDir, SANDBOX: '1', LOG
 const service = await createService(config);
 await service.partners.setPlan({ id: 'benchmark', requests_per_second: 1_000_000, burst: 1_000_000, requests_per_day: 1_000_000_000 });
 const partner = await service.partners.createPartner({ name: 'Benchmark', plan_id: 'benchmark' });
+const token = await travelerToken();
 
 const server = http.createServer(service.app.callback());
-server.listen(0, '127.0.0.1', () => reportToParent({ port: (server.address() as AddressInfo).port, apiKey: partner.api_key }));
+server.listen(0, '127.0.0.1', () => reportToParent({ port: (server.address() as AddressInfo).port, apiKey: partner.api_key, token }));
+/** A traveler and an access token for them, signed with the service's own key set as its issuer would. */
+async function travelerToken(): Promise<string> {
+  const [user] = await service.db.knex('users').insert({ email: 'bench@example.com', first_name: 'Bench' }).returning('id');
+  const [key] = JSON.parse(fs.readFileSync(path.join(dataDir, 'keys', 'jwks.json'), 'utf8')).keys as JWK[];
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ 'custom:user_id': user.id, client_id: 'bench', scope: 'profile.read', jti: 'bench' })
+    .setProtectedHeader({ alg: 'RS256', kid: key?.kid })
+    .setIssuer(config.authUrl)
+    .setAudience(config.baseUrl)
+    .setSubject('bench')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .sign(await importJWK(key as JWK, 'RS256'));
+}
+
 process.on('disconnect', async () => {
   server.close();
   await service.close();

@@ -1,8 +1,14 @@
 /**
- * `npm run bench`: the capabilities route behind the API key check, the usage limiter and request
- * logging, against a bare Koa app returning the same JSON, measured in the same run. Each server runs in
- * its own process so that its CPU time per request can be read; autocannon drives them with keep-alive
- * connections in interleaved rounds, and the medians are compared.
+ * `npm run bench`: service routes against a bare Koa app returning small JSON, measured in the same run.
+ *
+ * - the capabilities route: API key check, usage limiter, request log (issue 2's goal: ≥ 0.6 of bare);
+ * - `GET /v1/users/me`: the same plus a bearer JWT verified locally and one PostgreSQL read (issue 3's
+ *   goal: ≥ 0.25 of bare).
+ *
+ * Each server runs in its own process so that its CPU time per request can be read; autocannon drives
+ * them with keep-alive connections in interleaved rounds. Each round measures every target back to back,
+ * and a target's ratio is the median of its per-round ratios to the bare app: steadier than ratios of
+ * medians when the machine's speed drifts.
  *
  * BENCH_SECONDS (default 5) per round, BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10).
  * DATABASE_URL selects PostgreSQL for the service; otherwise it uses the embedded database.
@@ -13,13 +19,19 @@ import autocannon from 'autocannon';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const GOAL = 0.6;
 
-interface Server {
+interface Ready {
+  port: number;
+  apiKey?: string;
+  token?: string;
+}
+
+interface Target {
   name: string;
   child: ChildProcess;
   url: string;
   headers: Record<string, string>;
+  goal?: number;
 }
 
 interface Round {
@@ -30,18 +42,13 @@ interface Round {
   non2xx: number;
 }
 
-async function startServer(name: string, script: string): Promise<Server> {
+async function startServer(script: string): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(new URL(script, import.meta.url), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const ready = await new Promise<{ port: number; apiKey?: string }>((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { ready: { port: number; apiKey?: string } }).ready));
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { ready: Ready }).ready));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  return {
-    name,
-    child,
-    url: `http://127.0.0.1:${ready.port}/v1/flights/providers/provider_a/capabilities`,
-    headers: ready.apiKey ? { 'x-api-key': ready.apiKey } : {},
-  };
+  return { child, ready };
 }
 
 function cpuOf(child: ChildProcess): Promise<number> {
@@ -54,10 +61,10 @@ function cpuOf(child: ChildProcess): Promise<number> {
   });
 }
 
-async function measure(server: Server, duration: number): Promise<Round> {
-  const cpuBefore = await cpuOf(server.child);
-  const result = await autocannon({ url: server.url, headers: server.headers, connections, duration, pipelining: 1 });
-  const cpuAfter = await cpuOf(server.child);
+async function measure(target: Target, duration: number): Promise<Round> {
+  const cpuBefore = await cpuOf(target.child);
+  const result = await autocannon({ url: target.url, headers: target.headers, connections, duration, pipelining: 1 });
+  const cpuAfter = await cpuOf(target.child);
   const requests = result.requests.total;
   return {
     rps: result.requests.average,
@@ -74,50 +81,55 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-function summarize(results: Round[]): Round {
-  return {
-    rps: median(results.map((r) => r.rps)),
-    p50: median(results.map((r) => r.p50)),
-    p99: median(results.map((r) => r.p99)),
-    cpuMicrosPerRequest: median(results.map((r) => r.cpuMicrosPerRequest)),
-    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
-  };
-}
+const bareServer = await startServer('./bare-server.ts');
+const appServer = await startServer('./app-server.ts');
+const appBase = `http://127.0.0.1:${appServer.ready.port}`;
+const targets: Target[] = [
+  {
+    name: 'bare Koa',
+    child: bareServer.child,
+    url: `http://127.0.0.1:${bareServer.ready.port}/v1/flights/providers/provider_a/capabilities`,
+    headers: {},
+  },
+  {
+    name: 'capabilities (key)',
+    child: appServer.child,
+    url: `${appBase}/v1/flights/providers/provider_a/capabilities`,
+    headers: { 'x-api-key': appServer.ready.apiKey as string },
+    goal: 0.6,
+  },
+  {
+    name: 'users/me (key + JWT + DB read)',
+    child: appServer.child,
+    url: `${appBase}/v1/users/me`,
+    headers: { 'x-api-key': appServer.ready.apiKey as string, authorization: `Bearer ${appServer.ready.token}` },
+    goal: 0.25,
+  },
+];
 
-const bare = await startServer('bare Koa', './bare-server.ts');
-const app = await startServer('capabilities route', './app-server.ts');
 try {
-  console.log(`Warming up both servers (2 s each), then ${rounds} interleaved rounds of ${seconds} s, ${connections} keep-alive connections.`);
-  await measure(bare, 2);
-  await measure(app, 2);
-  const results = new Map<Server, Round[]>([
-    [bare, []],
-    [app, []],
-  ]);
+  console.log(`Warming up (2 s per target), then ${rounds} interleaved rounds of ${seconds} s, ${connections} keep-alive connections.`);
+  for (const target of targets) await measure(target, 2);
+  const results = new Map<Target, Round[]>(targets.map((target) => [target, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const server of [bare, app]) results.get(server)?.push(await measure(server, seconds));
+    for (const target of targets) results.get(target)?.push(await measure(target, seconds));
   }
 
-  const rows = [bare, app].map((server) => ({ server, summary: summarize(results.get(server) ?? []) }));
+  const bare = results.get(targets[0] as Target) as Round[];
   console.log('');
-  console.log('| server | req/s | p50 ms | p99 ms | CPU µs/req | non-2xx |');
-  console.log('|---|---|---|---|---|---|');
-  for (const { server, summary } of rows) {
+  console.log('| target | req/s | p50 ms | p99 ms | CPU µs/req | non-2xx | ratio to bare | goal |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const target of targets) {
+    const own = results.get(target) as Round[];
+    const ratio = median(own.map((r, i) => r.rps / (bare[i] as Round).rps));
     console.log(
-      `| ${server.name} | ${summary.rps.toFixed(0)} | ${summary.p50} | ${summary.p99} | ${summary.cpuMicrosPerRequest.toFixed(1)} | ${summary.non2xx} |`,
+      `| ${target.name} | ${median(own.map((r) => r.rps)).toFixed(0)} | ${median(own.map((r) => r.p50))} | ${median(own.map((r) => r.p99))} | ` +
+        `${median(own.map((r) => r.cpuMicrosPerRequest)).toFixed(1)} | ${own.reduce((sum, r) => sum + r.non2xx, 0)} | ${ratio.toFixed(2)} | ${target.goal ? `≥ ${target.goal}` : ''} |`,
     );
   }
-  const [baseline, route] = rows.map((row) => row.summary) as [Round, Round];
-  // Each round measures the two servers back to back, so their ratio within a round is steadier than
-  // the ratio of medians when the machine's speed drifts between rounds.
-  const bareRounds = results.get(bare) ?? [];
-  const ratio = median((results.get(app) ?? []).map((r, i) => r.rps / (bareRounds[i] as Round).rps));
-  console.log('');
-  console.log(
-    `Ratio (capabilities route with API key, rate limiter and request log / bare Koa), median of ${rounds} rounds: ${ratio.toFixed(2)} (goal ≥ ${GOAL}); CPU per request ${(route.cpuMicrosPerRequest / baseline.cpuMicrosPerRequest).toFixed(2)}× the bare app's`,
-  );
-  if (route.non2xx > 0) console.log(`Warning: the service answered ${route.non2xx} requests with something other than 2xx.`);
+  const failing = targets.filter((target) => (results.get(target) as Round[]).some((r) => r.non2xx > 0));
+  if (failing.length > 0) console.log(`Warning: non-2xx answers from ${failing.map((target) => target.name).join(', ')}.`);
 } finally {
-  bare.child.kill();
-  app.child.disconnect();
+  bareServer.child.kill();
+  appServer.child.disconnect();
 }
