@@ -1,0 +1,73 @@
+/**
+ * Server-rendered pages that work without JavaScript: a tagged template that escapes every interpolated
+ * value unless it is already rendered HTML, and one layout with one small stylesheet.
+ */
+
+const RENDERED = Symbol('rendered html');
+
+export interface Html {
+  readonly [RENDERED]: true;
+  readonly text: string;
+}
+
+function rendered(text: string): Html {
+  return { [RENDERED]: true, text };
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+type Value = string | number | Html | readonly Html[] | undefined | null | false;
+
+function render(value: Value): string {
+  if (value === undefined || value === null || value === false) return '';
+  if (Array.isArray(value)) return value.map((item: Html) => item.text).join('');
+  if (typeof value === 'object') return (value as Html).text;
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
+  return rendered(strings.reduce((out, string, i) => out + string + (i < values.length ? render(values[i] as Value) : ''), ''));
+}
+
+export const STYLESHEET_PATH = '/assets/pages.css';
+
+export function page(title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title} · Travel Partner</title>
+  <link rel="stylesheet" href="${STYLESHEET_PATH}">
+</head>
+<body>
+  <main>
+    <h1>${title}</h1>
+    ${body}
+  </main>
+</body>
+</html>
+`.text;
+}
+
+export const STYLESHEET = `:root { color-scheme: light dark; --accent: #1f5fbf; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: Canvas; color: CanvasText; }
+main { max-width: 26rem; margin: 8vh auto; padding: 2rem; border: 1px solid color-mix(in srgb, CanvasText 15%, transparent); border-radius: 12px; }
+h1 { font-size: 1.4rem; margin: 0 0 1rem; }
+label { display: block; font-weight: 600; margin: 1rem 0 0.25rem; }
+input[type=email], input[type=text] { width: 100%; padding: 0.6rem; font: inherit; border: 1px solid color-mix(in srgb, CanvasText 35%, transparent); border-radius: 6px; }
+input:focus-visible, button:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+fieldset { border: 0; padding: 0; margin: 1rem 0; }
+.scope { display: flex; gap: 0.6rem; align-items: flex-start; margin: 0.6rem 0; font-weight: normal; }
+.scope input { margin-top: 0.3rem; }
+.scope small { display: block; opacity: 0.75; }
+.actions { display: flex; gap: 0.75rem; margin-top: 1.5rem; }
+button { padding: 0.6rem 1.2rem; font: inherit; border-radius: 6px; border: 1px solid var(--accent); cursor: pointer; }
+button.primary { background: var(--accent); color: white; }
+button.secondary { background: transparent; color: inherit; }
+.error { color: #b3261e; font-weight: 600; }
+.hint { opacity: 0.75; font-size: 0.9rem; }
+`;

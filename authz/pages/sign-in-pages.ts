@@ -1,0 +1,74 @@
+/** The hosted sign-in and consent pages: labelled inputs, one box per scope, plain buttons. */
+import { SCOPES, type Scope } from '../../core/scopes.js';
+import { html, page, type Html } from './html.js';
+
+export interface FormContext {
+  /** Where the form posts. */
+  action: string;
+  csrfToken: string;
+  /** A message saying what went wrong and what to do, shown above the form. */
+  error?: string;
+}
+
+function problem(error: string | undefined): Html {
+  return html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}`;
+}
+
+function csrf(token: string): Html {
+  return html`<input type="hidden" name="csrf" value="${token}">`;
+}
+
+export function emailPage(form: FormContext & { clientName: string; email?: string }): string {
+  return page(
+    'Sign in',
+    html`<p>Sign in to continue to <strong>${form.clientName}</strong>. We will e-mail you a code.</p>
+    ${problem(form.error)}
+    <form method="post" action="${form.action}">
+      ${csrf(form.csrfToken)}
+      <label for="email">Email</label>
+      <input id="email" name="email" type="email" autocomplete="email" required maxlength="255" value="${form.email ?? ''}" autofocus>
+      <div class="actions"><button class="primary" type="submit">Continue</button></div>
+    </form>`,
+  );
+}
+
+export function codePage(form: FormContext & { email: string; digits: number; resendAction: string }): string {
+  return page(
+    'Enter your code',
+    html`<p>We sent a ${form.digits}-digit code to <strong>${form.email}</strong>. It expires in 10 minutes.</p>
+    ${problem(form.error)}
+    <form method="post" action="${form.action}">
+      ${csrf(form.csrfToken)}
+      <label for="code">Code</label>
+      <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required
+        pattern="[0-9]{${form.digits}}" minlength="${form.digits}" maxlength="${form.digits}" autofocus>
+      <div class="actions"><button class="primary" type="submit">Continue</button></div>
+    </form>
+    <form method="post" action="${form.resendAction}">
+      ${csrf(form.csrfToken)}
+      <p class="hint">No code? <button class="secondary" type="submit">Send a new code</button></p>
+    </form>`,
+  );
+}
+
+export function consentPage(form: FormContext & { clientName: string; scopes: readonly Scope[]; denyAction: string }): string {
+  const boxes = form.scopes.map(
+    (scope) => html`<label class="scope" for="scope-${scope}">
+        <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" checked>
+        <span>${scope}<small>${SCOPES[scope]}</small></span>
+      </label>`,
+  );
+  return page(
+    'Allow access',
+    html`<p><strong>${form.clientName}</strong> asks for these permissions. Untick any you do not want to give.</p>
+    ${problem(form.error)}
+    <form method="post" action="${form.action}">
+      ${csrf(form.csrfToken)}
+      <fieldset><legend class="hint">Permissions</legend>${boxes}</fieldset>
+      <div class="actions">
+        <button class="primary" type="submit">Allow</button>
+        <button class="secondary" type="submit" formaction="${form.denyAction}" formnovalidate>Deny</button>
+      </div>
+    </form>`,
+  );
+}

@@ -1,0 +1,54 @@
+import test from 'ava';
+import { CsrfTokens } from '../authz/pages/csrf.js';
+import { escapeHtml, html } from '../authz/pages/html.js';
+import { codePage, consentPage, emailPage } from '../authz/pages/sign-in-pages.js';
+
+const form = { action: '/interaction/abc/email', csrfToken: 'tok"en' };
+
+test('values are escaped; rendered fragments are not', (t) => {
+  t.is(escapeHtml(`<a href="x">'&'</a>`), '&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
+  t.is(html`<p>${'<b>'}</p>${html`<i>ok</i>`}`.text, '<p>&#60;b&#62;</p><i>ok</i>');
+});
+
+test('the e-mail page: a labelled Email input, Continue, the CSRF token, the client named safely', (t) => {
+  const page = emailPage({ ...form, clientName: '<script>alert(1)</script> Air' });
+  t.regex(page, /<label for="email">Email<\/label>\s*<input id="email" name="email" type="email"/);
+  t.regex(page, /<button class="primary" type="submit">Continue<\/button>/);
+  t.regex(page, /<input type="hidden" name="csrf" value="tok&#34;en">/);
+  t.false(page.includes('<script>'));
+  t.regex(page, /&#60;script&#62;alert\(1\)&#60;\/script&#62; Air/);
+  t.regex(page, /<html lang="en">/);
+});
+
+test('the code page: a labelled Code input sized to the code, and a way to get a new one', (t) => {
+  const page = codePage({ ...form, email: 'ada@example.com', digits: 8, resendAction: '/interaction/abc/resend' });
+  t.regex(page, /<label for="code">Code<\/label>/);
+  t.regex(page, /pattern="\[0-9\]\{8\}" minlength="8" maxlength="8"/);
+  t.regex(page, /autocomplete="one-time-code"/);
+  t.regex(page, /action="\/interaction\/abc\/resend"/);
+  t.regex(page, /8-digit code to <strong>ada@example.com<\/strong>/);
+});
+
+test('the consent page: one ticked, labelled box per scope with its plain-language line; Allow and Deny', (t) => {
+  const page = consentPage({ ...form, clientName: 'Example Air', scopes: ['profile.read', 'bookings.write'], denyAction: '/interaction/abc/deny' });
+  const boxes = [...page.matchAll(/<input id="scope-([a-z.]+)" type="checkbox" name="scope" value="([a-z.]+)" checked>/g)];
+  t.deepEqual(
+    boxes.map((match) => match[1]),
+    ['profile.read', 'bookings.write'],
+  );
+  t.regex(page, /<label class="scope" for="scope-profile.read">[\s\S]*profile\.read<small>Read your profile<\/small>/);
+  t.regex(page, /<button class="primary" type="submit">Allow<\/button>/);
+  t.regex(page, /formaction="\/interaction\/abc\/deny" formnovalidate>Deny<\/button>/);
+});
+
+test('CSRF tokens are bound to the attempt and survive key rotation', (t) => {
+  const before = new CsrfTokens(['k'.repeat(32)]);
+  const token = before.issue('attempt-1');
+  t.true(before.verify('attempt-1', token));
+  t.false(before.verify('attempt-2', token));
+  t.false(before.verify('attempt-1', 'forged'));
+  t.false(before.verify('attempt-1', undefined));
+  const rotated = new CsrfTokens(['n'.repeat(32), 'k'.repeat(32)]);
+  t.true(rotated.verify('attempt-1', token), 'a token issued before the rotation still verifies');
+  t.not(rotated.issue('attempt-1'), token, 'new tokens use the new key');
+});
