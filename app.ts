@@ -29,6 +29,7 @@ import type { Mailer, SmsSender } from './core/ports.js';
 import { SmtpMailer } from './providers/mail/smtp-mailer.js';
 import { SandboxMailer, SandboxSms } from './providers/sandbox-outbox/client.js';
 import { outboxSandbox } from './providers/sandbox-outbox/sandbox.js';
+import { UnconfiguredSms } from './providers/sms/unconfigured-sms.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { seedReferenceData } from './seeds/index.js';
 
@@ -96,8 +97,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
     let openApi: unknown;
     routes.push(...docsRoutes({ openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION })) }));
 
-    const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new SandboxMailer(config.sandboxUrl);
-    const sms = new SandboxSms(config.sandboxUrl);
+    const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger) : new SandboxMailer(config.sandboxUrl);
+    const smsGateway = config.smsUrl ?? (config.sandbox ? config.sandboxUrl : undefined);
+    const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware] : [];
 
     const app = buildHttpApp({ logger, routes, auth, trustProxy: config.trustProxy, sandboxes });

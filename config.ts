@@ -33,6 +33,7 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('Travel Partner <no-reply@localhost>'),
   SANDBOX_URL: url.optional(),
+  SMS_URL: url.optional(),
   JWKS_PATH: z.string().min(1).optional(),
   COOKIE_KEYS: z
     .string()
@@ -63,6 +64,8 @@ export interface Config {
   mailFrom: string;
   /** Where the adapters reach the sandboxes over HTTP (this process serves them under /sandbox). */
   sandboxUrl: string;
+  /** An SMS gateway speaking the SMS sandbox's dialect; absent: the sandbox, or no SMS when SANDBOX=0. */
+  smsUrl: string | undefined;
   /** RS256 private key set for tokens; absent: generated into DATA_DIR (not in production). */
   jwksPath: string | undefined;
   /** Cookie signing keys, newest first; absent: generated into DATA_DIR (not in production). */
@@ -117,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     sandboxUrl: stripSlash(e.SANDBOX_URL ?? `http://127.0.0.1:${e.PORT}/sandbox`),
+    smsUrl: e.SMS_URL ? stripSlash(e.SMS_URL) : undefined,
     jwksPath: e.JWKS_PATH,
     cookieKeys: e.COOKIE_KEYS,
   };

@@ -78,11 +78,14 @@ function toActor(payload: JWTPayload): Actor {
   if (typeof userId !== 'string' || typeof clientId !== 'string') {
     throw new UnauthenticatedError('The access token lacks the traveler or the client it was issued to: obtain a new one.', 'invalid_token');
   }
-  const scope = payload.scope;
+  // Legacy (authorized by the traveler's own rights) only when the issuer says so: a token whose scope
+  // claim is merely absent (oidc-provider drops an empty one) has no scope at all.
+  const legacy = payload.legacy === true;
+  const scope = typeof payload.scope === 'string' ? payload.scope : '';
   return {
     userId,
     clientId,
-    scopes: typeof scope === 'string' ? new Set(scope.split(' ').filter(Boolean)) : null,
+    scopes: legacy ? null : new Set(scope.split(' ').filter(Boolean)),
     tokenId: payload.jti,
     expiresAt: payload.exp as number,
   };

@@ -14,6 +14,7 @@ export interface OidcPayload {
   userCode?: string;
   client_id?: string;
   clientId?: string;
+  accountId?: string;
   consumed?: unknown;
   [key: string]: unknown;
 }
@@ -32,7 +33,7 @@ export interface OidcAdapter {
 const TABLE = 'oidc_models';
 
 interface Row {
-  payload: OidcPayload;
+  payload: string;
   consumed_at: Date | null;
 }
 
@@ -54,6 +55,7 @@ class KnexOidcAdapter implements OidcAdapter {
       payload: JSON.stringify(payload),
       grant_id: payload.grantId ?? null,
       uid: payload.uid ?? null,
+      account_id: payload.accountId ?? null,
       user_code: payload.userCode ?? null,
       client_id: payload.clientId ?? payload.client_id ?? null,
       expires_at: expiresAt,
@@ -99,7 +101,8 @@ class KnexOidcAdapter implements OidcAdapter {
       .andWhere((query) => query.whereNull('expires_at').orWhere('expires_at', '>', this.clock.now()))
       .first();
     if (!row) return undefined;
-    return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
+    const payload = JSON.parse(row.payload) as OidcPayload;
+    return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
   }
 }
 

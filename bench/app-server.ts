@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { createService } from '../app.js';
+import { loadSigningKeys } from '../authz/keys.js';
 import { loadConfig } from '../config.js';
 import { reportToParent } from './child.js';
 
@@ -22,10 +23,15 @@ const token = await travelerToken();
 
 const server = http.createServer(service.app.callback());
 server.listen(0, '127.0.0.1', () => reportToParent({ port: (server.address() as AddressInfo).port, apiKey: partner.api_key, token }));
-/** A traveler and an access token for them, signed with the service's own key set as its issuer would. */
+/**
+ * A traveler and an access token for them, signed with the service's own key set as its issuer would.
+ * One token for the whole run, as a client reuses its token for its 15 minutes: after the first request
+ * the signature check is answered by the verifier's cache, which is what this measures.
+ */
 async function travelerToken(): Promise<string> {
   const [user] = await service.db.knex('users').insert({ email: 'bench@example.com', first_name: 'Bench' }).returning('id');
-  const [key] = JSON.parse(fs.readFileSync(path.join(dataDir, 'keys', 'jwks.json'), 'utf8')).keys as JWK[];
+  const { jwks } = await loadSigningKeys({ jwksPath: config.jwksPath, cookieKeys: config.cookieKeys, dataDir, production: false });
+  const [key] = jwks.keys;
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ 'custom:user_id': user.id, client_id: 'bench', scope: 'profile.read', jti: 'bench' })
     .setProtectedHeader({ alg: 'RS256', kid: key?.kid })

@@ -127,6 +127,11 @@ try {
         `${median(own.map((r) => r.cpuMicrosPerRequest)).toFixed(1)} | ${own.reduce((sum, r) => sum + r.non2xx, 0)} | ${ratio.toFixed(2)} | ${target.goal ? `≥ ${target.goal}` : ''} |`,
     );
   }
+  const below = targets.filter((target) => {
+    const own = results.get(target) as Round[];
+    return target.goal !== undefined && median(own.map((r, i) => r.rps / (bare[i] as Round).rps)) < target.goal;
+  });
+  if (below.length > 0) console.log(`Below goal: ${below.map((target) => target.name).join(', ')}.`);
   const failing = targets.filter((target) => (results.get(target) as Round[]).some((r) => r.non2xx > 0));
   if (failing.length > 0) console.log(`Warning: non-2xx answers from ${failing.map((target) => target.name).join(', ')}.`);
 } finally {

@@ -2,7 +2,10 @@
 export interface Actor {
   userId: string;
   clientId: string;
-  /** The granted scopes; null for a legacy token issued without scopes (authorized by the user's own rights). */
+  /**
+   * The granted scopes; null for a legacy token (claim `legacy: true`, issued to a pre-registered partner
+   * client that asked for no scope), which the traveler's own rights authorize (Scopes rule 8).
+   */
   scopes: ReadonlySet<string> | null;
   tokenId: string | undefined;
   /** Seconds since the epoch. */

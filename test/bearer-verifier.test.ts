@@ -50,11 +50,11 @@ test.serial('a valid token gives the actor, and is remembered until it expires',
   t.regex(error.message, /expired/);
 });
 
-test.serial('a token without scope is a legacy token: scopes null', async (t) => {
+test.serial('only a token marked legacy is legacy (scopes null); a token without scope has none', async (t) => {
   now = new Date('2026-11-22T10:00:00Z');
   const { verifier, sign } = await setup();
-  const actor = await verifier.verify(await sign({ scope: undefined }));
-  t.is(actor.scopes, null);
+  t.is((await verifier.verify(await sign({ scope: undefined, legacy: true }))).scopes, null);
+  t.deepEqual([...((await verifier.verify(await sign({ scope: undefined, jti: 'j2' }))).scopes ?? ['?'])], []);
 });
 
 test.serial('wrong audience, wrong issuer, another key, tampering, missing claims: invalid_token', async (t) => {

@@ -111,3 +111,13 @@ test('the SMTP adapter delivers to a real SMTP server, and fails cleanly when no
   t.is(error.code, 'mail_unavailable');
   nowhere.close();
 });
+
+test.serial('without the sandbox and without a gateway, text messages are refused plainly', async (t) => {
+  const plain = await startService({ SANDBOX: '0', SMTP_URL: 'smtp://127.0.0.1:1' });
+  try {
+    const error = await t.throwsAsync(plain.service.sms.send({ to: '+447700900123', text: 'x' }), { instanceOf: ProviderUnavailableError });
+    t.is(error.code, 'sms_unavailable');
+  } finally {
+    await plain.close();
+  }
+});

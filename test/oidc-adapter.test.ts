@@ -45,6 +45,15 @@ test.serial('a stored model is found by id, uid and user code until it expires',
   t.is(await interactions.findByUid('uid-1'), undefined);
 });
 
+test.serial('a payload with a NUL character (copied from request parameters) is stored and read back', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const interactions = adapter('Interaction');
+  await interactions.upsert('int-nul', { uid: 'uid-nul', params: { state: 'a\u0000b' }, accountId: 'acc-1' }, 60);
+  t.deepEqual((await interactions.find('int-nul'))?.params, { state: 'a\u0000b' });
+  const row = await db.knex('oidc_models').where({ kind: 'Interaction', id: 'int-nul' }).first();
+  t.is(row.account_id, 'acc-1');
+});
+
 test.serial('upsert replaces the payload and the lifetime; no lifetime means no expiry', async (t) => {
   now = new Date('2026-11-22T10:00:00Z');
   const clients = adapter('Client');

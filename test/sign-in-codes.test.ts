@@ -2,13 +2,14 @@
  * E-mail one-time codes (decisions §5), with the real mail sandbox over HTTP and an injected clock:
  * lengths for new and returning travelers, lifetime, tries, resend pacing, single use under a race.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { Clock } from '../core/clock.js';
-import { GoneError, RateLimitedError, ValidationError } from '../core/errors.js';
+import { GoneError, ProviderUnavailableError, RateLimitedError, ValidationError } from '../core/errors.js';
+import { SandboxMailer } from '../providers/sandbox-outbox/client.js';
 import { SignInCodes } from '../core/sign-in/sign-in-codes.js';
 import { jsonOf } from './helpers/http.js';
-import { startService, type RunningService } from './helpers/service.js';
+import { freePort, startService, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
 let now = new Date();
@@ -17,7 +18,7 @@ let codes: SignInCodes;
 
 test.before(async () => {
   running = await startService();
-  codes = new SignInCodes({ db: running.service.db.knex, mailer: running.service.mailer, clock });
+  codes = new SignInCodes({ db: running.service.db.knex, mailer: running.service.mailer, clock, hashKey: 'h'.repeat(32) });
 });
 test.after.always(async () => {
   await running?.close();
@@ -109,13 +110,43 @@ test.serial('a new code within the same sign-in: once a minute, and it replaces 
   t.true((await codes.confirm('attempt-resend', fresh)).created);
 });
 
-test.serial('only a hash of the code is stored', async (t) => {
+test.serial('starting the same attempt again is pacing-limited too, and so are two resends at once', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  await codes.start('attempt-again', email);
+  const again = await t.throwsAsync(codes.start('attempt-again', email), { instanceOf: RateLimitedError });
+  t.is(again.code, 'code_resend_too_soon');
+  now = new Date('2026-11-22T10:01:00Z');
+  const results = await Promise.allSettled([codes.resend('attempt-again'), codes.resend('attempt-again')]);
+  t.is(results.filter((result) => result.status === 'fulfilled').length, 1);
+  const mails = await jsonOf(await fetch(`${running.url}/sandbox/mail/messages?to=${encodeURIComponent(email)}`));
+  t.is(mails.length, 2);
+});
+
+test.serial('a code whose mail could not be sent can be replaced at once', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const email = newAddress();
+  const broken = new SignInCodes({
+    db: running.service.db.knex,
+    mailer: new SandboxMailer(`http://127.0.0.1:${await freePort()}/sandbox`),
+    clock,
+    hashKey: 'h'.repeat(32),
+  });
+  const failed = await t.throwsAsync(broken.start('attempt-mailfail', email), { instanceOf: ProviderUnavailableError });
+  t.is(failed.code, 'mail_unavailable');
+  t.deepEqual(await codes.resend('attempt-mailfail'), { digits: 6 });
+  t.truthy(await codeFor(email));
+});
+
+test.serial('only a keyed hash of the code is stored', async (t) => {
   now = new Date('2026-11-22T10:00:00Z');
   const email = newAddress();
   await codes.start('attempt-hash', email);
   const code = await codeFor(email);
   const row = await running.service.db.knex('sign_in_codes').where({ attempt_id: 'attempt-hash' }).first();
   t.false(JSON.stringify({ ...row, code_hash: row.code_hash.toString('hex') }).includes(code));
+  // Not a plain digest that anyone could recompute for every possible code.
+  t.notDeepEqual(row.code_hash, createHash('sha256').update(`attempt-hash:${code}`).digest());
 });
 
 test.serial('two first sign-ins of one address at once end in one account', async (t) => {

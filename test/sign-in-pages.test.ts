@@ -8,6 +8,10 @@ const form = { action: '/interaction/abc/email', csrfToken: 'tok"en' };
 test('values are escaped; rendered fragments are not', (t) => {
   t.is(escapeHtml(`<a href="x">'&'</a>`), '&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
   t.is(html`<p>${'<b>'}</p>${html`<i>ok</i>`}`.text, '<p>&#60;b&#62;</p><i>ok</i>');
+  // An object that only looks rendered (e.g. a form field parsed as email[text]=...) is escaped.
+  const lookalike = { text: '<script>alert(1)</script>' } as unknown as string;
+  t.false(emailPage({ ...form, clientName: 'Air', email: lookalike }).includes('<script>'));
+  t.false(html`${[lookalike] as never}`.text.includes('<script>'));
 });
 
 test('the e-mail page: a labelled Email input, Continue, the CSRF token, the client named safely', (t) => {
@@ -41,14 +45,16 @@ test('the consent page: one ticked, labelled box per scope with its plain-langua
   t.regex(page, /formaction="\/interaction\/abc\/deny" formnovalidate>Deny<\/button>/);
 });
 
-test('CSRF tokens are bound to the attempt and survive key rotation', (t) => {
+test('CSRF tokens are bound to the attempt and the browser, and survive key rotation', (t) => {
   const before = new CsrfTokens(['k'.repeat(32)]);
-  const token = before.issue('attempt-1');
-  t.true(before.verify('attempt-1', token));
-  t.false(before.verify('attempt-2', token));
-  t.false(before.verify('attempt-1', 'forged'));
-  t.false(before.verify('attempt-1', undefined));
+  const token = before.issue('attempt-1', 'browser-cookie-1');
+  t.true(before.verify('attempt-1', 'browser-cookie-1', token));
+  t.false(before.verify('attempt-2', 'browser-cookie-1', token), 'another attempt');
+  t.false(before.verify('attempt-1', 'browser-cookie-2', token), 'another browser');
+  t.false(before.verify('attempt-1', '', token), 'no browser binding');
+  t.false(before.verify('attempt-1', 'browser-cookie-1', 'forged'));
+  t.false(before.verify('attempt-1', 'browser-cookie-1', undefined));
   const rotated = new CsrfTokens(['n'.repeat(32), 'k'.repeat(32)]);
-  t.true(rotated.verify('attempt-1', token), 'a token issued before the rotation still verifies');
-  t.not(rotated.issue('attempt-1'), token, 'new tokens use the new key');
+  t.true(rotated.verify('attempt-1', 'browser-cookie-1', token), 'a token issued before the rotation still verifies');
+  t.not(rotated.issue('attempt-1', 'browser-cookie-1'), token, 'new tokens use the new key');
 });

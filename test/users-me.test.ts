@@ -61,9 +61,12 @@ test('the key and a token with profile.read give the traveler', async (t) => {
   t.regex(user.created_at, /^\d{4}-\d\d-\d\dT/);
 });
 
-test('a legacy token without scopes is authorized by the traveler\'s own rights', async (t) => {
-  const response = await me({ 'x-api-key': apiKey, authorization: `Bearer ${await token({ scope: undefined })}` });
-  t.is(response.status, 200);
+test('a legacy token is authorized by the traveler\'s own rights; a token with no scope is not', async (t) => {
+  const legacy = await me({ 'x-api-key': apiKey, authorization: `Bearer ${await token({ scope: undefined, legacy: true })}` });
+  t.is(legacy.status, 200);
+  const empty = await me({ 'x-api-key': apiKey, authorization: `Bearer ${await token({ scope: undefined, jti: 'j-empty' })}` });
+  t.is(empty.status, 403);
+  t.like(await jsonOf(empty), { error: 'insufficient_scope', scope: 'profile.read' });
 });
 
 test('without a token: 401 invalid_token with the Bearer challenge, in the OAuth envelope', async (t) => {
@@ -76,9 +79,10 @@ test('without a token: 401 invalid_token with the Bearer challenge, in the OAuth
 });
 
 test('expired, foreign-audience and tampered tokens are 401 invalid_token', async (t) => {
-  const good = await token();
-  const [header, , signature] = good.split('.');
-  const forged = Buffer.from(JSON.stringify({ 'custom:user_id': userId, scope: 'profile.read', exp: now() + 900 })).toString('base64url');
+  const good = await token({ 'custom:user_id': '00000000-0000-4000-8000-000000000001' });
+  const [header, payload, signature] = good.split('.') as [string, string, string];
+  // Only the traveler is changed: every other claim stays valid, so only the signature can refuse it.
+  const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), 'custom:user_id': userId })).toString('base64url');
   for (const candidate of [await token({ exp: now() - 60 }), await token({ aud: 'https://elsewhere.example' }), `${header}.${forged}.${signature}`]) {
     const response = await me({ 'x-api-key': apiKey, authorization: `Bearer ${candidate}` });
     t.is(response.status, 401);

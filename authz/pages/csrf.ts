@@ -1,6 +1,9 @@
 /**
- * CSRF protection for the hosted pages' forms: a token bound to the sign-in attempt, an HMAC under the
- * cookie keys. A form posted from elsewhere cannot know it; a token of another attempt does not match.
+ * CSRF protection for the hosted pages' forms: an HMAC under the cookie keys of the sign-in attempt and
+ * of the browser's own binding to it (the value of the interaction cookie that oidc-provider set in that
+ * browser). A page posted from another site does not know it, and a token lifted from one browser is
+ * useless in another, so an attacker cannot push a victim's browser through the attacker's own sign-in.
+ * Handlers still resolve the attempt with oidc-provider's interactionDetails, which checks that cookie.
  * Keys rotate like the cookie keys: the first signs, every one verifies.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -13,20 +16,20 @@ export class CsrfTokens {
     this.#keys = keys;
   }
 
-  issue(attemptId: string): string {
-    return mac(this.#keys[0] as string, attemptId);
+  issue(attemptId: string, browserBinding: string): string {
+    return mac(this.#keys[0] as string, attemptId, browserBinding);
   }
 
-  verify(attemptId: string, token: unknown): boolean {
-    if (typeof token !== 'string' || token.length === 0) return false;
+  verify(attemptId: string, browserBinding: string, token: unknown): boolean {
+    if (typeof token !== 'string' || token.length === 0 || browserBinding === '') return false;
     const given = Buffer.from(token);
     return this.#keys.some((key) => {
-      const expected = Buffer.from(mac(key, attemptId));
+      const expected = Buffer.from(mac(key, attemptId, browserBinding));
       return expected.length === given.length && timingSafeEqual(expected, given);
     });
   }
 }
 
-function mac(key: string, attemptId: string): string {
-  return createHmac('sha256', key).update(`csrf:${attemptId}`).digest('base64url');
+function mac(key: string, attemptId: string, browserBinding: string): string {
+  return createHmac('sha256', key).update(`csrf\n${attemptId}\n${browserBinding}`).digest('base64url');
 }

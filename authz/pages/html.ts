@@ -20,10 +20,15 @@ export function escapeHtml(value: string): string {
 
 type Value = string | number | Html | readonly Html[] | undefined | null | false;
 
+function isHtml(value: unknown): value is Html {
+  return typeof value === 'object' && value !== null && RENDERED in value;
+}
+
+/** Only what this module rendered goes in raw; anything else (a parsed form field that is an object, say) is escaped. */
 function render(value: Value): string {
   if (value === undefined || value === null || value === false) return '';
-  if (Array.isArray(value)) return value.map((item: Html) => item.text).join('');
-  if (typeof value === 'object') return (value as Html).text;
+  if (Array.isArray(value)) return value.map((item: unknown) => (isHtml(item) ? item.text : escapeHtml(String(item)))).join('');
+  if (isHtml(value)) return value.text;
   return escapeHtml(String(value));
 }
 

@@ -4,9 +4,11 @@
  * needed; a new code within the same sign-in at most once a minute. Each sign-in attempt (one
  * authorization request) has its own code; starting it again replaces the code at once.
  *
- * Races are settled by the database: confirming locks the attempt's row, so a code is used once.
+ * Races are settled by the database: confirming locks the attempt's row, so a code is used once, and a
+ * new code is written only if the last one is a minute old, in the same statement.
+ * Codes are stored as an HMAC under a server secret: a copy of the table does not give them away.
  */
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { GoneError, RateLimitedError, ValidationError } from '../errors.js';
@@ -38,14 +40,19 @@ export class SignInCodes {
   readonly #db: Knex;
   readonly #mailer: Mailer;
   readonly #clock: Clock;
+  readonly #hashKey: string;
 
-  constructor(deps: { db: Knex; mailer: Mailer; clock: Clock }) {
+  constructor(deps: { db: Knex; mailer: Mailer; clock: Clock; hashKey: string }) {
     this.#db = deps.db;
     this.#mailer = deps.mailer;
     this.#clock = deps.clock;
+    this.#hashKey = deps.hashKey;
   }
 
-  /** Sends a fresh code for this sign-in attempt; returns its length (6: new traveler, 8: returning). */
+  /**
+   * Sends a fresh code for this sign-in attempt; returns its length (6: new traveler, 8: returning).
+   * Starting an attempt that already has a code counts as asking for a new one (once a minute).
+   */
   async start(attemptId: string, email: string): Promise<{ digits: number }> {
     const address = email.trim().toLowerCase();
     const returning = await this.#db('users').whereRaw('lower(email) = ?', [address]).first('id');
@@ -56,11 +63,6 @@ export class SignInCodes {
   async resend(attemptId: string): Promise<{ digits: number }> {
     const row: CodeRow | undefined = await this.#db('sign_in_codes').where({ attempt_id: attemptId }).first();
     if (!row) throw new GoneError('This sign-in has no code to resend: enter your e-mail address again.', 'sign_in_not_started');
-    const waited = (this.#clock.now().getTime() - row.sent_at.getTime()) / 1000;
-    if (waited < RESEND_INTERVAL_SECONDS) {
-      const retryAfter = Math.ceil(RESEND_INTERVAL_SECONDS - waited);
-      throw new RateLimitedError(`A new code can be sent once a minute: wait ${retryAfter} s.`, retryAfter, 'code_resend_too_soon');
-    }
     return this.#issue(attemptId, row.email, row.digits);
   }
 
@@ -78,7 +80,7 @@ export class SignInCodes {
       if (row.failed_tries >= MAX_TRIES) {
         return { error: new GoneError('Too many wrong codes: request a new one.', 'code_locked') };
       }
-      if (!matches(attemptId, code, row.code_hash)) {
+      if (!this.#matches(attemptId, code, row.code_hash)) {
         const tries = row.failed_tries + 1;
         await trx('sign_in_codes').where({ attempt_id: attemptId }).update({ failed_tries: tries });
         const left = MAX_TRIES - tries;
@@ -104,21 +106,51 @@ export class SignInCodes {
     const row = {
       attempt_id: attemptId,
       email,
-      code_hash: hashCode(attemptId, code),
+      code_hash: this.#hash(attemptId, code),
       digits,
       failed_tries: 0,
       expires_at: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
       sent_at: now,
       used_at: null,
     };
-    await this.#db('sign_in_codes').insert(row).onConflict('attempt_id').merge();
-    await this.#mailer.send({
-      to: email,
-      subject: 'Your sign-in code',
-      // The code as one unbroken run of digits, so that mail clients and tests find it alike.
-      text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not try to sign in, ignore this message.`,
-    });
+    // Replaces the attempt's code only if the last one went out a minute ago or more: two requests at
+    // once cannot both send.
+    const written = await this.#db('sign_in_codes')
+      .insert(row)
+      .onConflict('attempt_id')
+      .merge()
+      .where('sign_in_codes.sent_at', '<=', new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000))
+      .returning('attempt_id');
+    if (written.length === 0) throw await this.#tooSoon(attemptId, now);
+    try {
+      await this.#mailer.send({
+        to: email,
+        subject: 'Your sign-in code',
+        // The code as one unbroken run of digits, so that mail clients and tests find it alike.
+        text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not try to sign in, ignore this message.`,
+      });
+    } catch (error) {
+      // Nobody received this code: asking for another must not have to wait.
+      await this.#db('sign_in_codes').where({ attempt_id: attemptId }).update({ sent_at: new Date(0) });
+      throw error;
+    }
     return { digits };
+  }
+
+  async #tooSoon(attemptId: string, now: Date): Promise<RateLimitedError> {
+    const row: Pick<CodeRow, 'sent_at'> | undefined = await this.#db('sign_in_codes').where({ attempt_id: attemptId }).first('sent_at');
+    const waited = row ? (now.getTime() - row.sent_at.getTime()) / 1000 : 0;
+    const retryAfter = Math.max(1, Math.ceil(RESEND_INTERVAL_SECONDS - waited));
+    return new RateLimitedError(`A new code can be sent once a minute: wait ${retryAfter} s.`, retryAfter, 'code_resend_too_soon');
+  }
+
+  #hash(attemptId: string, code: string): Buffer {
+    return createHmac('sha256', this.#hashKey).update(`${attemptId}:${code}`).digest();
+  }
+
+  #matches(attemptId: string, code: string, stored: Buffer): boolean {
+    const candidate = this.#hash(attemptId, code.trim());
+    return candidate.length === stored.length && timingSafeEqual(candidate, stored);
   }
 }
 
@@ -141,11 +173,3 @@ function newCode(digits: number): string {
   return String(randomInt(0, 10 ** digits)).padStart(digits, '0');
 }
 
-function hashCode(attemptId: string, code: string): Buffer {
-  return createHash('sha256').update(`${attemptId}:${code}`).digest();
-}
-
-function matches(attemptId: string, code: string, stored: Buffer): boolean {
-  const candidate = hashCode(attemptId, code.trim());
-  return candidate.length === stored.length && timingSafeEqual(candidate, stored);
-}

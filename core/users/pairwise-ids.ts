@@ -14,14 +14,20 @@ export class PairwiseIds {
 
   /** The traveler's GUID for this client, created on first use; concurrent first uses agree. */
   async guidFor(userId: string, clientId: string): Promise<string> {
-    const [inserted] = await this.#db('pairwise_ids')
-      .insert({ user_id: userId, client_id: clientId })
-      .onConflict(['user_id', 'client_id'])
-      .ignore()
-      .returning('guid');
-    if (inserted) return inserted.guid;
-    const existing: { guid: string } = await this.#db('pairwise_ids').where({ user_id: userId, client_id: clientId }).first('guid');
-    return existing.guid;
+    // Insert-or-read, retried: a disconnect between the two steps would otherwise leave nothing to read.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [inserted] = await this.#db('pairwise_ids')
+        .insert({ user_id: userId, client_id: clientId })
+        .onConflict(['user_id', 'client_id'])
+        .ignore()
+        .returning('guid');
+      if (inserted) return inserted.guid;
+      const existing: { guid: string } | undefined = await this.#db('pairwise_ids')
+        .where({ user_id: userId, client_id: clientId })
+        .first('guid');
+      if (existing) return existing.guid;
+    }
+    throw new Error(`The pairwise id of a traveler for client ${clientId} kept changing while it was read.`);
   }
 
   /** On disconnect: the next connection gets a new GUID, and the old one resolves to nobody. */

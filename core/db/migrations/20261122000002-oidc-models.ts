@@ -9,8 +9,10 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('oidc_models', (t) => {
     t.text('kind').notNullable();
     t.text('id').notNullable();
-    t.jsonb('payload').notNullable();
+    // Text, not jsonb: payloads copy request parameters, and jsonb refuses a \u0000 in them.
+    t.text('payload').notNullable();
     t.text('grant_id');
+    t.text('account_id');
     t.text('uid');
     t.text('user_code');
     t.text('client_id');
@@ -22,6 +24,8 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['uid']);
     t.index(['user_code']);
     t.index(['client_id']);
+    // Consent is remembered per traveler and client: the grant is found by both.
+    t.index(['kind', 'account_id', 'client_id']);
     t.index(['expires_at']);
   });
 }
