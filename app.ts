@@ -9,6 +9,8 @@ import { Redis } from 'ioredis';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
 import { BearerVerifier } from './authz/bearer-verifier.js';
 import { loadSigningKeys, publicKeySet } from './authz/keys.js';
+import { sweepExpiredOidcModels } from './authz/oidc-adapter.js';
+import { sweepExpiredCodes } from './core/sign-in/sign-in-codes.js';
 import { FailedAuthGuard } from './authz/failed-auth-guard.js';
 import { UsageLimiter } from './authz/usage-limiter.js';
 import type { Config } from './config.js';
@@ -24,6 +26,7 @@ import { docsRoutes } from './rest/routes/docs.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { healthRoutes } from './rest/routes/health.js';
 import { userRoutes } from './rest/routes/users.js';
+import { discoveryRoutes } from './rest/routes/discovery.js';
 import { UserService } from './core/users/service.js';
 import type { Mailer, SmsSender } from './core/ports.js';
 import { SmtpMailer } from './providers/mail/smtp-mailer.js';
@@ -34,6 +37,8 @@ import { systemClock, type Clock } from './core/clock.js';
 import { seedReferenceData } from './seeds/index.js';
 
 export const API_VERSION = '1.0.0';
+
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export interface ServiceOptions {
   logger?: Logger;
@@ -52,6 +57,8 @@ export interface Service {
   providers: ProviderCatalog;
   mailer: Mailer;
   sms: SmsSender;
+  /** Deletes expired authorization-server rows and sign-in codes (also run every few minutes). */
+  sweepExpired(): Promise<number>;
   /** Closes Redis and the database (and stops the embedded one). */
   close(): Promise<void>;
 }
@@ -93,6 +100,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
       ...userRoutes({ users }),
+      ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];
     let openApi: unknown;
     routes.push(...docsRoutes({ openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION })) }));
@@ -103,6 +111,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware] : [];
 
     const app = buildHttpApp({ logger, routes, auth, trustProxy: config.trustProxy, sandboxes });
+    const sweepExpired = async () => (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock));
+    const sweeper = setInterval(() => {
+      sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweep of expired rows failed'));
+    }, SWEEP_INTERVAL_MS);
+    sweeper.unref();
     const connection = redis;
     return {
       app,
@@ -112,7 +125,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
       providers,
       mailer,
       sms,
+      sweepExpired,
       async close() {
+        clearInterval(sweeper);
         connection?.disconnect();
         await db.close();
       },

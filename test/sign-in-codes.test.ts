@@ -161,3 +161,21 @@ test.serial('two first sign-ins of one address at once end in one account', asyn
   t.deepEqual([first.created, second.created].sort(), [false, true]);
   t.is((await running.service.db.knex('users').whereRaw('lower(email) = ?', [email])).length, 1);
 });
+
+test.serial('the service sweeps expired codes and authorization-server rows', async (t) => {
+  const knex = running.service.db.knex;
+  const past = new Date(Date.now() - 60_000);
+  const future = new Date(Date.now() + 600_000);
+  const code = { email: 'sweep@example.com', code_hash: Buffer.alloc(32), digits: 6, sent_at: past };
+  await knex('sign_in_codes').insert([
+    { ...code, attempt_id: 'sweep-old', expires_at: past },
+    { ...code, attempt_id: 'sweep-live', expires_at: future },
+  ]);
+  await knex('oidc_models').insert([
+    { kind: 'Session', id: 'sweep-old', payload: '{}', expires_at: past },
+    { kind: 'Session', id: 'sweep-live', payload: '{}', expires_at: future },
+  ]);
+  t.true((await running.service.sweepExpired()) >= 2);
+  t.deepEqual(await knex('sign_in_codes').whereIn('attempt_id', ['sweep-old', 'sweep-live']).pluck('attempt_id'), ['sweep-live']);
+  t.deepEqual(await knex('oidc_models').whereIn('id', ['sweep-old', 'sweep-live']).pluck('id'), ['sweep-live']);
+});

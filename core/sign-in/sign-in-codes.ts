@@ -154,6 +154,11 @@ export class SignInCodes {
   }
 }
 
+/** Deletes codes that have expired; returns how many. Safe on every instance at once. */
+export async function sweepExpiredCodes(db: Knex, clock: Clock): Promise<number> {
+  return db('sign_in_codes').where('expires_at', '<=', clock.now()).delete();
+}
+
 async function findOrCreateTraveler(trx: Knex.Transaction, email: string, now: Date): Promise<SignedIn> {
   const existing: { id: string } | undefined = await trx('users').whereRaw('lower(email) = ?', [email]).first('id');
   if (existing) {

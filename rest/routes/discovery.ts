@@ -1,0 +1,54 @@
+/**
+ * OAuth protected-resource metadata (RFC 9728): how a client that knows only a URL of ours finds the
+ * authorization server and the scopes to ask for. One document for the REST API (the origin) and one for
+ * the tool endpoint (`/v1/mcp`); each names its resource exactly as clients must send it in `resource`.
+ */
+import { z } from 'zod';
+import { SCOPE_NAMES } from '../../core/scopes.js';
+import { defineRoute, type Route } from '../route-table.js';
+
+const ProtectedResourceMetadata = z
+  .object({
+    resource: z.string().describe('The resource identifier: the audience of tokens for it.'),
+    authorization_servers: z.array(z.string()),
+    scopes_supported: z.array(z.string()),
+    bearer_methods_supported: z.array(z.string()),
+    resource_name: z.string(),
+    resource_documentation: z.string().optional(),
+  })
+  .meta({ id: 'ProtectedResourceMetadata' });
+
+export function discoveryRoutes(deps: { baseUrl: string; authUrl: string }): Route[] {
+  const metadata = (resource: string, name: string) => ({
+    resource,
+    authorization_servers: [deps.authUrl],
+    scopes_supported: [...SCOPE_NAMES],
+    bearer_methods_supported: ['header'],
+    resource_name: name,
+    resource_documentation: `${deps.baseUrl}/docs`,
+  });
+  // Public, cacheable, and readable by browser-based clients of any origin.
+  const headers = { 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' };
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/.well-known/oauth-protected-resource',
+      operationId: 'getApiResourceMetadata',
+      summary: 'Protected-resource metadata of the REST API (RFC 9728)',
+      tags: ['Discovery'],
+      auth: 'none',
+      responses: { 200: { description: 'The metadata.', schema: ProtectedResourceMetadata } },
+      handler: () => ({ headers, body: metadata(deps.baseUrl, 'Travel Partner API') }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/.well-known/oauth-protected-resource/v1/mcp',
+      operationId: 'getToolEndpointResourceMetadata',
+      summary: 'Protected-resource metadata of the agent tool endpoint (RFC 9728)',
+      tags: ['Discovery'],
+      auth: 'none',
+      responses: { 200: { description: 'The metadata.', schema: ProtectedResourceMetadata } },
+      handler: () => ({ headers, body: metadata(`${deps.baseUrl}/v1/mcp`, 'Travel Partner agent tools') }),
+    }),
+  ];
+}
