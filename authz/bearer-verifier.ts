@@ -7,7 +7,7 @@
  */
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { Actor } from '../core/actor.js';
-import { UnauthenticatedError } from '../core/errors.js';
+import { InvalidTokenError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 
 export interface BearerVerifierOptions {
@@ -60,23 +60,22 @@ export class BearerVerifier {
       return payload;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw expired();
-      throw new UnauthenticatedError(
+      throw new InvalidTokenError(
         'The access token is not valid for this API (signature, issuer or audience): obtain a new one through the authorization flow.',
-        'invalid_token',
       );
     }
   }
 }
 
-function expired(): UnauthenticatedError {
-  return new UnauthenticatedError('The access token has expired: refresh it with your refresh token, or sign the traveler in again.', 'invalid_token');
+function expired(): InvalidTokenError {
+  return new InvalidTokenError('The access token has expired: refresh it with your refresh token, or sign the traveler in again.');
 }
 
 function toActor(payload: JWTPayload): Actor {
   const userId = payload['custom:user_id'];
   const clientId = payload.client_id;
   if (typeof userId !== 'string' || typeof clientId !== 'string') {
-    throw new UnauthenticatedError('The access token lacks the traveler or the client it was issued to: obtain a new one.', 'invalid_token');
+    throw new InvalidTokenError('The access token lacks the traveler or the client it was issued to: obtain a new one.');
   }
   // Legacy (authorized by the traveler's own rights) only when the issuer says so: a token whose scope
   // claim is merely absent (oidc-provider drops an empty one) has no scope at all.

@@ -4,8 +4,9 @@
  * partners behind it, and guessing would be free. Shared through Redis like the usage budgets.
  */
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../core/errors.js';
+import { counter } from './counter.js';
 
 export interface FailedAuthPolicy {
   attempts: number;
@@ -20,14 +21,12 @@ export class FailedAuthGuard {
 
   constructor(options: { redis?: Redis; keyPrefix?: string; policy?: FailedAuthPolicy } = {}) {
     this.#policy = options.policy ?? DEFAULT_FAILED_AUTH_POLICY;
-    const settings = {
+    this.#limiter = counter({
+      redis: options.redis,
       keyPrefix: `${options.keyPrefix ?? 'usage'}:failed-auth`,
       points: this.#policy.attempts,
       duration: this.#policy.windowSeconds,
-    };
-    this.#limiter = options.redis
-      ? new RateLimiterRedis({ ...settings, storeClient: options.redis, insuranceLimiter: new RateLimiterMemory(settings) })
-      : new RateLimiterMemory(settings);
+    });
   }
 
   /** Refuses a client that has used up its failed attempts, before any database lookup. */

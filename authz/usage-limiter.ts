@@ -5,14 +5,9 @@
  * every request.
  */
 import type { Redis } from 'ioredis';
-import {
-  BurstyRateLimiter,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { BurstyRateLimiter, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { PartnerIdentity, RatePolicy, UsageDecision, UsagePlan } from '../core/partners/schemas.js';
+import { counter } from './counter.js';
 
 const DAY_SECONDS = 86_400;
 
@@ -79,15 +74,7 @@ export class UsageLimiter {
   }
 
   #limiter(name: string, points: number, duration: number): RateLimiterAbstract {
-    const keyPrefix = `${this.#prefix}:${name}`;
-    if (!this.#redis) return new RateLimiterMemory({ keyPrefix, points, duration });
-    return new RateLimiterRedis({
-      storeClient: this.#redis,
-      keyPrefix,
-      points,
-      duration,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
-    });
+    return counter({ redis: this.#redis, keyPrefix: `${this.#prefix}:${name}`, points, duration });
   }
 }
 
@@ -105,7 +92,6 @@ function settle(attempt: Promise<RateLimiterRes>): Promise<{ allowed: boolean; r
 function decision(allowed: boolean, limiters: PlanLimiters, policy: RatePolicy, res: RateLimiterRes): UsageDecision {
   return {
     allowed,
-    policies: limiters.policies,
     policyHeader: limiters.policyHeader,
     policy,
     remaining: Math.max(0, res.remainingPoints),

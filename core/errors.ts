@@ -64,6 +64,13 @@ export class UnauthenticatedError extends DomainError {
   }
 }
 
+/** The bearer access token is missing, invalid or expired (OAuth `invalid_token`). */
+export class InvalidTokenError extends UnauthenticatedError {
+  constructor(message: string) {
+    super(message, 'invalid_token');
+  }
+}
+
 export class ForbiddenError extends DomainError {
   constructor(message: string, code = 'forbidden') {
     super('forbidden', code, message);

@@ -5,7 +5,7 @@
  */
 import type { Context, Next } from 'koa';
 import type { Actor } from '../core/actor.js';
-import { InsufficientScopeError, UnauthenticatedError } from '../core/errors.js';
+import { InsufficientScopeError, InvalidTokenError } from '../core/errors.js';
 import type { Scope } from '../core/scopes.js';
 
 export interface BearerCheck {
@@ -18,10 +18,7 @@ export function requireBearer(bearer: BearerCheck, scope: Scope | undefined) {
   return async function checkBearer(ctx: Context, next: Next): Promise<void> {
     const match = BEARER.exec(ctx.get('authorization'));
     if (!match) {
-      throw new UnauthenticatedError(
-        "This route acts for a traveler: send the traveler's access token as Authorization: Bearer <token>.",
-        'invalid_token',
-      );
+      throw new InvalidTokenError("This route acts for a traveler: send the traveler's access token as Authorization: Bearer <token>.");
     }
     const actor = await bearer.verify(match[1] as string);
     if (scope && actor.scopes && !actor.scopes.has(scope)) throw new InsufficientScopeError(scope);

@@ -4,7 +4,14 @@
  * answered with a generic message and the request id: never a stack, SQL or a vendor's words.
  */
 import type { Context, Next } from 'koa';
-import { DomainError, InsufficientScopeError, RateLimitedError, ValidationError, type ErrorKind } from '../core/errors.js';
+import {
+  DomainError,
+  InsufficientScopeError,
+  InvalidTokenError,
+  RateLimitedError,
+  ValidationError,
+  type ErrorKind,
+} from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { HttpProblem } from './problems.js';
 
@@ -38,7 +45,7 @@ function render(ctx: Context, error: unknown, logger: Logger): void {
     ctx.body = { message: error.message, code: error.code, fields: error.fields };
     return;
   }
-  if (error instanceof InsufficientScopeError || (error instanceof DomainError && error.code === 'invalid_token')) {
+  if (error instanceof InsufficientScopeError || error instanceof InvalidTokenError) {
     bearerChallenge(ctx, error);
     return;
   }

@@ -68,7 +68,6 @@ export interface RatePolicy {
 /** The outcome of spending one request from a partner's budget. */
 export interface UsageDecision {
   allowed: boolean;
-  policies: RatePolicy[];
   /** The policies as a `RateLimit-Policy` header value (constant per plan). */
   policyHeader: string;
   /** The policy the numbers below describe: the one that refused, or the per-second one. */
