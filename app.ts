@@ -10,7 +10,18 @@ import { ApiKeyVerifier } from './authz/api-key-verifier.js';
 import { BearerVerifier } from './authz/bearer-verifier.js';
 import { loadSigningKeys, publicKeySet } from './authz/keys.js';
 import { sweepExpiredOidcModels } from './authz/oidc-adapter.js';
-import { sweepExpiredCodes } from './core/sign-in/sign-in-codes.js';
+import { accountRoutes } from './authz/account-routes.js';
+import { createAuthorizationServer, resourceServers } from './authz/authorization-server.js';
+import { authorizationRoutes } from './authz/authorization-routes.js';
+import { ConnectedApps } from './authz/connected-apps.js';
+import { interactionRoutes } from './authz/interaction-routes.js';
+import { CsrfTokens } from './authz/pages/csrf.js';
+import { PartnerClientRegistry } from './authz/partner-clients.js';
+import { tokenResponseExtras } from './authz/token-endpoint.js';
+import { SecretBox } from './core/crypto/secret-box.js';
+import type { PartnerClients } from './core/oauth/client-rules.js';
+import { SignInCodes, sweepExpiredCodes } from './core/sign-in/sign-in-codes.js';
+import { PairwiseIds } from './core/users/pairwise-ids.js';
 import { FailedAuthGuard } from './authz/failed-auth-guard.js';
 import { UsageLimiter } from './authz/usage-limiter.js';
 import type { Config } from './config.js';
@@ -54,6 +65,8 @@ export interface Service {
   db: Database;
   logger: Logger;
   partners: PartnerService;
+  /** Pre-registered OAuth clients of partners (the admin command line). */
+  partnerClients: PartnerClients;
   providers: ProviderCatalog;
   mailer: Mailer;
   sms: SmsSender;
@@ -81,10 +94,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const keys = await loadSigningKeys({
       jwksPath: config.jwksPath,
       cookieKeys: config.cookieKeys,
+      dataEncryptionKeys: config.dataEncryptionKeys,
       dataDir: config.dataDir,
       production: config.env === 'production',
     });
+    const secrets = new SecretBox(keys.dataEncryptionKeys);
     const partners = new PartnerService(db.knex);
+    const partnerClients = new PartnerClientRegistry({ db: db.knex, clock, secrets, partners });
     const users = new UserService(db.knex);
     const providers = await ProviderCatalog.load(db.knex);
     const auth = {
@@ -110,7 +126,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware] : [];
 
-    const app = buildHttpApp({ logger, routes, auth, trustProxy: config.trustProxy, sandboxes });
+    const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users });
+    const app = buildHttpApp({
+      logger,
+      routes,
+      auth,
+      trustProxy: config.trustProxy,
+      sandboxes,
+      authorizationServer,
+      cookieKeys: keys.cookieKeys,
+    });
     const sweepExpired = async () => (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock));
     const sweeper = setInterval(() => {
       sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweep of expired rows failed'));
@@ -122,6 +147,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       db,
       logger,
       partners,
+      partnerClients,
       providers,
       mailer,
       sms,
@@ -137,6 +163,46 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await db.close();
     throw error;
   }
+}
+
+/** oidc-provider, the sign-in and consent pages, the token endpoint's extras, and connected apps. */
+function buildAuthorizationServer(deps: {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  keys: Awaited<ReturnType<typeof loadSigningKeys>>;
+  secrets: SecretBox;
+  mailer: Mailer;
+  sms: SmsSender;
+  users: UserService;
+}): Middleware {
+  const { config, db, clock, keys } = deps;
+  const resources = resourceServers({ apiResource: config.baseUrl, toolResource: `${config.baseUrl}/v1/mcp` });
+  const provider = createAuthorizationServer({
+    authUrl: config.authUrl,
+    apiResource: config.baseUrl,
+    toolResource: `${config.baseUrl}/v1/mcp`,
+    db: db.knex,
+    clock,
+    secrets: deps.secrets,
+    jwks: keys.jwks,
+    cookieKeys: keys.cookieKeys,
+    secureCookies: config.authUrl.startsWith('https://'),
+  });
+  provider.proxy = config.trustProxy;
+  const pairwiseIds = new PairwiseIds(db.knex);
+  const csrf = new CsrfTokens(keys.cookieKeys);
+  // Sign-in codes are stored as an HMAC under the newest cookie key.
+  const codes = new SignInCodes({ db: db.knex, mailer: deps.mailer, sms: deps.sms, clock, hashKey: keys.cookieKeys[0] as string });
+  const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources });
+  return authorizationRoutes({
+    provider,
+    tokenExtras: tokenResponseExtras({ db: db.knex, clock, pairwiseIds }),
+    pages: [
+      interactionRoutes({ provider, codes, csrf, db: db.knex, clock, resources }).routes() as Middleware,
+      accountRoutes({ provider, apps, users: deps.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
+    ],
+  });
 }
 
 const REDIS_FIRST_CONNECT_WAIT_MS = 2000;

@@ -40,6 +40,13 @@ const EnvSchema = z.object({
     .transform((value) => value.split(',').map((key) => key.trim()))
     .refine((keys) => keys.every((key) => key.length >= 32), 'must be comma-separated secrets of 32 characters or more')
     .optional(),
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .transform((value) => value.split(',').map((key) => key.trim()))
+    .refine((keys) => keys.every((key) => Buffer.from(key.replace(/^[A-Za-z0-9_-]+:/, ''), 'base64').length === 32), {
+      message: 'must be comma-separated base64 keys of 32 bytes (optionally "id:key"), newest first',
+    })
+    .optional(),
 });
 
 export interface Config {
@@ -70,6 +77,8 @@ export interface Config {
   jwksPath: string | undefined;
   /** Cookie signing keys, newest first; absent: generated into DATA_DIR (not in production). */
   cookieKeys: string[] | undefined;
+  /** AES-256-GCM keys for secrets at rest, newest first; absent: generated into DATA_DIR (not in production). */
+  dataEncryptionKeys: string[] | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -97,9 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!sandbox && !e.SMTP_URL) {
     throw new ConfigError('Invalid configuration: SMTP_URL is required when SANDBOX=0 (sign-in codes are sent by e-mail).');
   }
-  if (e.NODE_ENV === 'production' && (!e.JWKS_PATH || !e.COOKIE_KEYS)) {
+  if (e.NODE_ENV === 'production' && (!e.JWKS_PATH || !e.COOKIE_KEYS || !e.DATA_ENCRYPTION_KEY)) {
     throw new ConfigError(
-      'Invalid configuration: JWKS_PATH and COOKIE_KEYS are required when NODE_ENV=production (every instance must sign with the same keys).',
+      'Invalid configuration: JWKS_PATH, COOKIE_KEYS and DATA_ENCRYPTION_KEY are required when NODE_ENV=production (every instance must sign and encrypt with the same keys).',
     );
   }
   return {
@@ -123,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsUrl: e.SMS_URL ? stripSlash(e.SMS_URL) : undefined,
     jwksPath: e.JWKS_PATH,
     cookieKeys: e.COOKIE_KEYS,
+    dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
   };
 }
 

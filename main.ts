@@ -25,7 +25,7 @@ async function start(config: Config): Promise<void> {
   const server = http.createServer(service.app.callback());
   server.keepAliveTimeout = 65_000;
   try {
-    if (service.db.embedded) admin = await startAdminSocket(config.dataDir, { partners: service.partners }, logger);
+    if (service.db.embedded) admin = await startAdminSocket(config.dataDir, { partners: service.partners, clients: service.partnerClients }, logger);
     if (config.sandbox) await announceDemoPartner(service, config);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -5,10 +5,12 @@
  */
 import { parseArgs } from 'node:util';
 import { ValidationError } from '../core/errors.js';
+import type { PartnerClients } from '../core/oauth/client-rules.js';
 import type { PartnerService } from '../core/partners/service.js';
 
 export interface AdminDeps {
   partners: PartnerService;
+  clients: PartnerClients;
 }
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -20,6 +22,9 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   key revoke --key KEY_ID_OR_PREFIX
   plan set --name PLAN --rps N --burst N --per-day N
   plan list
+  client create --partner PARTNER_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public]
+      An OAuth client of the partner. Prints {client_id, client_secret}: the secret is shown this once
+      (none for --public). Confidential clients redirect to https URLs only, never localhost.
 
 Output is JSON on stdout; errors go to stderr with a non-zero exit code.`;
 
@@ -33,6 +38,8 @@ const OPTIONS = {
   rps: { type: 'string' },
   burst: { type: 'string' },
   'per-day': { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  public: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -72,6 +79,13 @@ export async function runAdminCommand(argv: string[], deps: AdminDeps): Promise<
         requests_per_second: integer(values.rps, '--rps'),
         burst: integer(values.burst, '--burst'),
         requests_per_day: integer(values['per-day'], '--per-day'),
+      });
+    case 'client create':
+      return deps.clients.create({
+        partner_id: required(values.partner, '--partner'),
+        name: required(values.name, '--name'),
+        redirect_uris: values['redirect-uri'] ?? [],
+        public: values.public ?? false,
       });
     case 'plan list':
       return partners.listPlans();

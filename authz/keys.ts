@@ -14,11 +14,14 @@ export interface SigningKeys {
   jwks: { keys: JWK[] };
   /** Cookie signing keys, newest first (older ones still verify, for rotation). */
   cookieKeys: string[];
+  /** AES-256-GCM keys for secrets at rest, newest first (see core/crypto/secret-box.ts). */
+  dataEncryptionKeys: string[];
 }
 
 export interface KeySources {
   jwksPath: string | undefined;
   cookieKeys: string[] | undefined;
+  dataEncryptionKeys?: string[] | undefined;
   dataDir: string;
   production: boolean;
 }
@@ -27,13 +30,15 @@ export class KeyConfigurationError extends Error {}
 
 export async function loadSigningKeys(sources: KeySources): Promise<SigningKeys> {
   // config.ts already refuses to start production without them; this guards other callers.
-  if (sources.production && (!sources.jwksPath || !sources.cookieKeys)) {
-    throw new KeyConfigurationError('In production JWKS_PATH and COOKIE_KEYS are required.');
+  if (sources.production && (!sources.jwksPath || !sources.cookieKeys || !sources.dataEncryptionKeys)) {
+    throw new KeyConfigurationError('In production JWKS_PATH, COOKIE_KEYS and DATA_ENCRYPTION_KEY are required.');
   }
   const keyDir = path.join(sources.dataDir, 'keys');
   const jwks = sources.jwksPath ? readJwks(sources.jwksPath) : await generatedOnce(path.join(keyDir, 'jwks.json'), newJwks);
   const cookieKeys = sources.cookieKeys ?? (await generatedOnce(path.join(keyDir, 'cookie-keys.json'), newCookieKeys));
-  return { jwks, cookieKeys };
+  const dataEncryptionKeys =
+    sources.dataEncryptionKeys ?? (await generatedOnce(path.join(keyDir, 'data-encryption-keys.json'), newDataEncryptionKeys));
+  return { jwks, cookieKeys, dataEncryptionKeys };
 }
 
 /** The public half of a private key set, as published at the JWKS endpoint and used to verify. */
@@ -66,6 +71,10 @@ async function newJwks(): Promise<{ keys: JWK[] }> {
 
 async function newCookieKeys(): Promise<string[]> {
   return [randomBytes(32).toString('base64url')];
+}
+
+async function newDataEncryptionKeys(): Promise<string[]> {
+  return [randomBytes(32).toString('base64')];
 }
 
 /** Reads `file`, or creates it with `make()` (owner-only) the first time. */

@@ -6,6 +6,10 @@
  */
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
+import type { SecretBox } from '../core/crypto/secret-box.js';
+
+/** A dynamically registered client lives this long after its last successful token exchange. */
+export const DYNAMIC_CLIENT_LIFETIME_SECONDS = 30 * 24 * 3600;
 
 /** What oidc-provider hands the adapter and reads back (its `AdapterPayload`). */
 export interface OidcPayload {
@@ -37,20 +41,29 @@ interface Row {
   consumed_at: Date | null;
 }
 
-/** The factory oidc-provider's `adapter` setting takes: model name in, adapter out. */
-export function oidcAdapterFactory(knex: Knex, clock: Clock): (model: string) => OidcAdapter {
-  return (model) => new KnexOidcAdapter(knex, clock, model);
+/**
+ * The factory oidc-provider's `adapter` setting takes: model name in, adapter out. Client secrets are
+ * sealed with `secrets` before they are written (the server needs them back to compare, so a hash will
+ * not do). A client without a partner (dynamically registered) expires 30 days after it was written
+ * unless a token exchange extends it (`extendDynamicClient`).
+ */
+export function oidcAdapterFactory(knex: Knex, clock: Clock, secrets: SecretBox): (model: string) => OidcAdapter {
+  return (model) => (model === 'Client' ? new ClientAdapter(knex, clock, secrets) : new KnexOidcAdapter(knex, clock, model));
 }
 
 class KnexOidcAdapter implements OidcAdapter {
   constructor(
-    private readonly knex: Knex,
-    private readonly clock: Clock,
+    protected readonly knex: Knex,
+    protected readonly clock: Clock,
     private readonly kind: string,
   ) {}
 
   async upsert(id: string, payload: OidcPayload, expiresIn?: number): Promise<void> {
     const expiresAt = expiresIn ? new Date(this.clock.now().getTime() + expiresIn * 1000) : null;
+    await this.write(id, payload, expiresAt);
+  }
+
+  protected async write(id: string, payload: OidcPayload, expiresAt: Date | null): Promise<void> {
     const columns = {
       payload: JSON.stringify(payload),
       grant_id: payload.grantId ?? null,
@@ -106,7 +119,53 @@ class KnexOidcAdapter implements OidcAdapter {
   }
 }
 
-/** Deletes rows whose lifetime has ended; returns how many. Safe to run on every instance at once. */
+class ClientAdapter extends KnexOidcAdapter {
+  constructor(
+    knex: Knex,
+    clock: Clock,
+    private readonly secrets: SecretBox,
+  ) {
+    super(knex, clock, 'Client');
+  }
+
+  override async upsert(id: string, payload: OidcPayload): Promise<void> {
+    const secret = payload.client_secret;
+    const stored = typeof secret === 'string' ? { ...payload, client_secret: this.secrets.seal(secret, context(id)) } : payload;
+    const dynamic = !payload.partner_id;
+    const expiresAt = dynamic ? new Date(this.clock.now().getTime() + DYNAMIC_CLIENT_LIFETIME_SECONDS * 1000) : null;
+    await this.write(id, stored, expiresAt);
+  }
+
+  override async find(id: string): Promise<OidcPayload | undefined> {
+    const payload = await super.find(id);
+    const secret = payload?.client_secret;
+    if (!payload || typeof secret !== 'string') return payload;
+    return { ...payload, client_secret: this.secrets.open(secret, context(id)) };
+  }
+}
+
+function context(clientId: string): string {
+  return `oidc_models:Client:${clientId}`;
+}
+
+/** A successful token exchange keeps a dynamically registered client alive for another 30 days. */
+export async function extendDynamicClient(knex: Knex, clock: Clock, clientId: string): Promise<void> {
+  const now = clock.now();
+  await knex(TABLE)
+    .where({ kind: 'Client', id: clientId })
+    .whereNotNull('expires_at')
+    .andWhere('expires_at', '>', now)
+    .update({ expires_at: new Date(now.getTime() + DYNAMIC_CLIENT_LIFETIME_SECONDS * 1000) });
+}
+
+/**
+ * Deletes rows whose lifetime has ended, and everything issued to clients whose registration has
+ * expired (their refresh tokens, grants and codes die with them); returns how many rows went. Safe to
+ * run on every instance at once.
+ */
 export async function sweepExpiredOidcModels(knex: Knex, clock: Clock): Promise<number> {
-  return knex(TABLE).where('expires_at', '<=', clock.now()).delete();
+  const now = clock.now();
+  const expiredClients = knex(TABLE).select('id').where({ kind: 'Client' }).andWhere('expires_at', '<=', now);
+  const orphans = await knex(TABLE).whereNot({ kind: 'Client' }).whereIn('client_id', expiredClients).delete();
+  return orphans + (await knex(TABLE).where('expires_at', '<=', now).delete());
 }

@@ -1,7 +1,7 @@
 /**
  * The Koa application of the REST door: request id and log line, the error envelopes, security
- * headers, the route table, and the 404/405 answers. The authorization server (next) mounts between the
- * router and the fallback, with no body parser in front of it.
+ * headers, the authorization server (handed in; it claims only its own paths), the route table, and the
+ * 404/405 answers.
  */
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from '../core/logger.js';
@@ -18,10 +18,17 @@ export interface HttpAppOptions {
   trustProxy: boolean;
   /** Routers of the sandboxes (outside systems' stand-ins), served beside the API in sandbox mode. */
   sandboxes?: Middleware[];
+  /**
+   * The authorization server and its pages: it claims its own paths (the root's authorization requests,
+   * /v1/oauth/*, the hosted pages) and passes the rest on, so it runs before the API's router.
+   */
+  authorizationServer?: Middleware;
+  /** Keys that sign cookies (the authorization server's sessions and sign-in attempts). */
+  cookieKeys?: string[];
 }
 
 export function buildHttpApp(options: HttpAppOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy });
+  const app = new Koa({ proxy: options.trustProxy, keys: options.cookieKeys });
   // Errors are answered by errorHandler; what reaches Koa's own handler is a socket-level failure.
   app.on('error', (error: Error) => options.logger.warn({ err: error }, 'connection error'));
 
@@ -29,6 +36,7 @@ export function buildHttpApp(options: HttpAppOptions): Koa {
   app.use(requestLog(options.logger));
   app.use(errorHandler(options.logger));
   app.use(apiSecurityHeaders());
+  if (options.authorizationServer) app.use(options.authorizationServer);
   app.use(router.routes());
   for (const sandbox of options.sandboxes ?? []) app.use(sandbox);
   app.use(noRouteMatched(router));

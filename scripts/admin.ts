@@ -12,6 +12,10 @@ import { DataDirectoryLockedError } from '../core/db/lock.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 import { createLogger } from '../core/logger.js';
 import { PartnerService } from '../core/partners/service.js';
+import { loadSigningKeys } from '../authz/keys.js';
+import { PartnerClientRegistry } from '../authz/partner-clients.js';
+import { systemClock } from '../core/clock.js';
+import { SecretBox } from '../core/crypto/secret-box.js';
 import { seedReferenceData } from '../seeds/index.js';
 
 const logger = createLogger('error');
@@ -35,7 +39,15 @@ async function main(argv: string[]): Promise<AdminReply> {
     await migrateToLatest(db.knex, config.databaseUrl);
     await seedReferenceData(db.knex);
     const partners = new PartnerService(db.knex);
-    return { ok: true, result: await runAdminCommand(argv, { partners }) };
+    const keys = await loadSigningKeys({
+      jwksPath: config.jwksPath,
+      cookieKeys: config.cookieKeys,
+      dataEncryptionKeys: config.dataEncryptionKeys,
+      dataDir: config.dataDir,
+      production: config.env === 'production',
+    });
+    const clients = new PartnerClientRegistry({ db: db.knex, clock: systemClock, secrets: new SecretBox(keys.dataEncryptionKeys), partners });
+    return { ok: true, result: await runAdminCommand(argv, { partners, clients }) };
   } catch (error) {
     return { ok: false, error: describeAdminError(error, logger) };
   } finally {

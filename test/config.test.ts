@@ -33,17 +33,26 @@ test('a bad value throws one line naming the variable', (t) => {
 });
 
 test('production refuses to run with the sandbox on, or without explicit keys', (t) => {
-  const keys = { JWKS_PATH: '/run/secrets/jwks.json', COOKIE_KEYS: `${'a'.repeat(32)},${'b'.repeat(40)}`, SMTP_URL: 'smtp://relay:587' };
+  const dataKey = Buffer.alloc(32, 7).toString('base64');
+  const keys = {
+    JWKS_PATH: '/run/secrets/jwks.json',
+    COOKIE_KEYS: `${'a'.repeat(32)},${'b'.repeat(40)}`,
+    DATA_ENCRYPTION_KEY: `k2:${dataKey},${dataKey}`,
+    SMTP_URL: 'smtp://relay:587',
+  };
   t.throws(() => loadConfig({ NODE_ENV: 'production', ...keys }), { instanceOf: ConfigError, message: /SANDBOX must be 0/ });
   t.throws(() => loadConfig({ NODE_ENV: 'production', SANDBOX: '0', SMTP_URL: keys.SMTP_URL }), {
     instanceOf: ConfigError,
-    message: /JWKS_PATH and COOKIE_KEYS are required/,
+    message: /JWKS_PATH, COOKIE_KEYS and DATA_ENCRYPTION_KEY are required/,
   });
   t.throws(() => loadConfig({ SANDBOX: '0' }), { instanceOf: ConfigError, message: /SMTP_URL is required when SANDBOX=0/ });
   const config = loadConfig({ NODE_ENV: 'production', SANDBOX: '0', ...keys });
   t.is(config.sandbox, false);
   t.deepEqual(config.cookieKeys, ['a'.repeat(32), 'b'.repeat(40)]);
+  t.deepEqual(config.dataEncryptionKeys, [`k2:${dataKey}`, dataKey]);
   t.throws(() => loadConfig({ COOKIE_KEYS: 'short' }), { message: /^Invalid configuration: COOKIE_KEYS must be comma-separated secrets/ });
+  const refused = t.throws(() => loadConfig({ DATA_ENCRYPTION_KEY: 'c2hvcnQ=' }), { message: /^Invalid configuration: DATA_ENCRYPTION_KEY must be/ });
+  t.false(refused.message.includes('c2hvcnQ='), 'a key is never echoed');
 });
 
 test('the process stops with a non-zero exit and one line naming the bad variable', (t) => {

@@ -4,7 +4,9 @@
  * the sweep of expired rows.
  */
 import test from 'ava';
-import { oidcAdapterFactory, sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '../core/crypto/secret-box.js';
+import { extendDynamicClient, oidcAdapterFactory, sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
 import type { Clock } from '../core/clock.js';
 import { openDatabase, type Database } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
@@ -25,7 +27,8 @@ test.after.always(async () => {
   await database?.drop();
 });
 
-const adapter = (model: string) => oidcAdapterFactory(db.knex, clock)(model);
+const secrets = new SecretBox([randomBytes(32).toString('base64')]);
+const adapter = (model: string) => oidcAdapterFactory(db.knex, clock, secrets)(model);
 
 test.serial('a stored model is found by id, uid and user code until it expires', async (t) => {
   now = new Date('2026-11-22T10:00:00Z');
@@ -111,4 +114,30 @@ test.serial('the sweep deletes what has expired, and only that', async (t) => {
   t.true((await sweepExpiredOidcModels(db.knex, clock)) >= 1);
   const left = await db.knex('oidc_models').where({ kind: 'Session' }).pluck('id');
   t.deepEqual(left.sort(), ['forever', 'long']);
+});
+
+test.serial('client secrets are sealed at rest; dynamic clients expire after 30 days unless a token exchange extends them', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const clients = adapter('Client');
+  await clients.upsert('dyn-1', { client_id: 'dyn-1', client_secret: 'plain-secret-value', redirect_uris: ['https://a.example/cb'] });
+  await clients.upsert('partner-1', { client_id: 'partner-1', client_secret: 'other-secret', partner_id: 'p1' });
+  await adapter('RefreshToken').upsert('rt-dyn', { clientId: 'dyn-1', grantId: 'g-dyn' }, 90 * 24 * 3600);
+
+  const raw = await db.knex('oidc_models').where({ kind: 'Client', id: 'dyn-1' }).first('payload');
+  t.false(raw.payload.includes('plain-secret-value'), 'the secret is not stored in plain text');
+  t.is((await clients.find('dyn-1'))?.client_secret, 'plain-secret-value');
+
+  now = new Date('2026-12-15T10:00:00Z');
+  await extendDynamicClient(db.knex, clock, 'dyn-1');
+  now = new Date('2027-01-10T10:00:00Z');
+  t.truthy(await clients.find('dyn-1'), 'extended on 15 December: alive until 14 January');
+  now = new Date('2027-01-15T10:00:00Z');
+  t.is(await clients.find('dyn-1'), undefined, 'expired 30 days after the last exchange');
+  t.truthy(await clients.find('partner-1'), 'partner clients do not expire');
+  await extendDynamicClient(db.knex, clock, 'dyn-1');
+  t.is(await clients.find('dyn-1'), undefined, 'an expired registration is not revived');
+
+  await sweepExpiredOidcModels(db.knex, clock);
+  t.is(await adapter('RefreshToken').find('rt-dyn'), undefined, "the expired client's refresh tokens are swept with it");
+  t.is(await db.knex('oidc_models').where({ id: 'dyn-1' }).first(), undefined);
 });

@@ -25,7 +25,7 @@ test('the e-mail page: a labelled Email input, Continue, the CSRF token, the cli
 });
 
 test('the code page: a labelled Code input sized to the code, and a way to get a new one', (t) => {
-  const page = codePage({ ...form, email: 'ada@example.com', digits: 8, resendAction: '/interaction/abc/resend' });
+  const page = codePage({ ...form, sentTo: 'ada@example.com', digits: 8, resendAction: '/interaction/abc/resend' });
   t.regex(page, /<label for="code">Code<\/label>/);
   t.regex(page, /pattern="\[0-9\]\{8\}" minlength="8" maxlength="8"/);
   t.regex(page, /autocomplete="one-time-code"/);

@@ -43,13 +43,15 @@ test('configured keys are used as given, and a bad key set is refused', async (t
   const jwksPath = path.join(dataDir, 'given.json');
   fs.writeFileSync(jwksPath, JSON.stringify(generated.jwks));
   const cookieKeys = ['k'.repeat(32)];
-  const configured = await loadSigningKeys({ jwksPath, cookieKeys, dataDir: tempDir('tp-keys-'), production: true });
-  t.deepEqual(configured, { jwks: generated.jwks, cookieKeys });
+  const dataEncryptionKeys = [Buffer.alloc(32, 1).toString('base64')];
+  const configured = await loadSigningKeys({ jwksPath, cookieKeys, dataEncryptionKeys, dataDir: tempDir('tp-keys-'), production: true });
+  t.deepEqual(configured, { jwks: generated.jwks, cookieKeys, dataEncryptionKeys });
+  await t.throwsAsync(loadSigningKeys({ jwksPath, cookieKeys, dataDir, production: true }), { instanceOf: KeyConfigurationError });
 
   const publicOnly = path.join(dataDir, 'public.json');
   const { d: _d, ...withoutPrivate } = generated.jwks.keys[0] as JWK;
   fs.writeFileSync(publicOnly, JSON.stringify({ keys: [withoutPrivate] }));
-  await t.throwsAsync(loadSigningKeys({ jwksPath: publicOnly, cookieKeys, dataDir, production: true }), {
+  await t.throwsAsync(loadSigningKeys({ jwksPath: publicOnly, cookieKeys, dataEncryptionKeys, dataDir, production: true }), {
     instanceOf: KeyConfigurationError,
     message: /private RSA key/,
   });

@@ -74,5 +74,9 @@ button { padding: 0.6rem 1.2rem; font: inherit; border-radius: 6px; border: 1px 
 button.primary { background: var(--accent); color: white; }
 button.secondary { background: transparent; color: inherit; }
 .error { color: #b3261e; font-weight: 600; }
+.notice { color: #1e7b34; font-weight: 600; }
+table { width: 100%; border-collapse: collapse; }
+.app { border-top: 1px solid color-mix(in srgb, CanvasText 15%, transparent); padding: 1rem 0; }
+.app h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
 .hint { opacity: 0.75; font-size: 0.9rem; }
 `;

@@ -32,10 +32,11 @@ export function emailPage(form: FormContext & { clientName: string; email?: stri
   );
 }
 
-export function codePage(form: FormContext & { email: string; digits: number; resendAction: string }): string {
+export function codePage(form: FormContext & { sentTo: string; digits: number; resendAction: string; notice?: string }): string {
   return page(
     'Enter your code',
-    html`<p>We sent a ${form.digits}-digit code to <strong>${form.email}</strong>. It expires in 10 minutes.</p>
+    html`<p>We sent a ${form.digits}-digit code to <strong>${form.sentTo}</strong>. It expires in 10 minutes.</p>
+    ${form.notice ? html`<p class="notice" role="status">${form.notice}</p>` : ''}
     ${problem(form.error)}
     <form method="post" action="${form.action}">
       ${csrf(form.csrfToken)}

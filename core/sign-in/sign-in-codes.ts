@@ -12,11 +12,19 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { GoneError, RateLimitedError, ValidationError } from '../errors.js';
-import type { Mailer } from '../ports.js';
+import type { Mailer, SmsSender } from '../ports.js';
 
 export const CODE_TTL_SECONDS = 600;
 export const MAX_TRIES = 5;
 export const RESEND_INTERVAL_SECONDS = 60;
+
+/** Where the code went: the e-mail address, or the traveler's verified phone when they chose SMS. */
+export interface CodeSent {
+  digits: number;
+  channel: 'email' | 'sms';
+  /** Shown to the traveler: the address, or the phone's last digits. */
+  sentTo: string;
+}
 
 export interface SignedIn {
   userId: string;
@@ -39,12 +47,14 @@ interface CodeRow {
 export class SignInCodes {
   readonly #db: Knex;
   readonly #mailer: Mailer;
+  readonly #sms: SmsSender | undefined;
   readonly #clock: Clock;
   readonly #hashKey: string;
 
-  constructor(deps: { db: Knex; mailer: Mailer; clock: Clock; hashKey: string }) {
+  constructor(deps: { db: Knex; mailer: Mailer; sms?: SmsSender; clock: Clock; hashKey: string }) {
     this.#db = deps.db;
     this.#mailer = deps.mailer;
+    this.#sms = deps.sms;
     this.#clock = deps.clock;
     this.#hashKey = deps.hashKey;
   }
@@ -53,17 +63,35 @@ export class SignInCodes {
    * Sends a fresh code for this sign-in attempt; returns its length (6: new traveler, 8: returning).
    * Starting an attempt that already has a code counts as asking for a new one (once a minute).
    */
-  async start(attemptId: string, email: string): Promise<{ digits: number }> {
+  async start(attemptId: string, email: string): Promise<CodeSent> {
     const address = email.trim().toLowerCase();
-    const returning = await this.#db('users').whereRaw('lower(email) = ?', [address]).first('id');
-    return this.#issue(attemptId, address, returning ? 8 : 6);
+    const traveler = await this.#traveler(address);
+    return this.#issue(attemptId, address, traveler ? 8 : 6, this.#smsPhone(traveler));
   }
 
   /** "Send a new code": at most once a minute within one sign-in attempt. */
-  async resend(attemptId: string): Promise<{ digits: number }> {
+  async resend(attemptId: string): Promise<CodeSent> {
     const row: CodeRow | undefined = await this.#db('sign_in_codes').where({ attempt_id: attemptId }).first();
     if (!row) throw new GoneError('This sign-in has no code to resend: enter your e-mail address again.', 'sign_in_not_started');
-    return this.#issue(attemptId, row.email, row.digits);
+    return this.#issue(attemptId, row.email, row.digits, this.#smsPhone(await this.#traveler(row.email)));
+  }
+
+  /** The code this attempt is waiting for (for showing the code form again), if any. */
+  async pending(attemptId: string): Promise<CodeSent | undefined> {
+    const row: CodeRow | undefined = await this.#db('sign_in_codes').where({ attempt_id: attemptId }).first();
+    if (!row) return undefined;
+    const phone = this.#smsPhone(await this.#traveler(row.email));
+    return phone ? smsSent(row.digits, phone) : { digits: row.digits, channel: 'email', sentTo: row.email };
+  }
+
+  async #traveler(address: string): Promise<TravelerContact | undefined> {
+    return this.#db('users').whereRaw('lower(email) = ?', [address]).first('id', 'phone_number', 'phone_verified', 'sms_sign_in');
+  }
+
+  /** SMS only for a verified phone whose owner turned SMS sign-in on, and when SMS can be sent. */
+  #smsPhone(traveler: TravelerContact | undefined): string | undefined {
+    if (!this.#sms || !traveler?.sms_sign_in || !traveler.phone_verified || !traveler.phone_number) return undefined;
+    return traveler.phone_number;
   }
 
   /** Checks the code; on success the traveler's account exists (created now if new) and is returned. */
@@ -100,7 +128,7 @@ export class SignInCodes {
     return outcome.signedIn;
   }
 
-  async #issue(attemptId: string, email: string, digits: number): Promise<{ digits: number }> {
+  async #issue(attemptId: string, email: string, digits: number, phone: string | undefined): Promise<CodeSent> {
     const now = this.#clock.now();
     const code = newCode(digits);
     const row = {
@@ -122,19 +150,17 @@ export class SignInCodes {
       .where('sign_in_codes.sent_at', '<=', new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000))
       .returning('attempt_id');
     if (written.length === 0) throw await this.#tooSoon(attemptId, now);
+    // The code as one unbroken run of digits, so that mail clients, phones and tests find it alike.
+    const text = `Your sign-in code is ${code}. It expires in 10 minutes. If you did not try to sign in, ignore this message.`;
     try {
-      await this.#mailer.send({
-        to: email,
-        subject: 'Your sign-in code',
-        // The code as one unbroken run of digits, so that mail clients and tests find it alike.
-        text: `Your sign-in code is ${code}. It expires in 10 minutes. If you did not try to sign in, ignore this message.`,
-      });
+      if (phone) await this.#sms?.send({ to: phone, text });
+      else await this.#mailer.send({ to: email, subject: 'Your sign-in code', text });
     } catch (error) {
       // Nobody received this code: asking for another must not have to wait.
       await this.#db('sign_in_codes').where({ attempt_id: attemptId }).update({ sent_at: new Date(0) });
       throw error;
     }
-    return { digits };
+    return phone ? smsSent(digits, phone) : { digits, channel: 'email', sentTo: email };
   }
 
   async #tooSoon(attemptId: string, now: Date): Promise<RateLimitedError> {
@@ -172,6 +198,17 @@ async function findOrCreateTraveler(trx: Knex.Transaction, email: string, now: D
     .merge({ last_login: now })
     .returning(['id', 'xmax']);
   return { userId: created.id, email, created: String(created.xmax) === '0' };
+}
+
+interface TravelerContact {
+  id: string;
+  phone_number: string | null;
+  phone_verified: boolean;
+  sms_sign_in: boolean;
+}
+
+function smsSent(digits: number, phone: string): CodeSent {
+  return { digits, channel: 'sms', sentTo: `your phone ending in ${phone.slice(-2)}` };
 }
 
 function newCode(digits: number): string {

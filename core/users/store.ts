@@ -5,6 +5,7 @@ export interface UserRow {
   email: string;
   phone_number: string | null;
   phone_verified: boolean;
+  sms_sign_in: boolean;
   first_name: string | null;
   middle_name: string | null;
   last_name: string | null;

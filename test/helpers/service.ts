@@ -39,6 +39,8 @@ export async function startService(
     LOG_LEVEL: 'silent',
     SANDBOX: '1',
     PORT: String(port),
+    // The address the test talks to is the issuer's and the API's too (localhost may resolve to ::1).
+    BASE_URL: `http://127.0.0.1:${port}`,
     ...env,
   });
   const service = await createService(config, options);

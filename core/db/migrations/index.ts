@@ -10,6 +10,7 @@ import * as users from './20261122000003-users.js';
 import * as sandboxOutbox from './20261122000004-sandbox-outbox.js';
 import * as signInCodes from './20261122000005-sign-in-codes.js';
 import * as pairwiseIds from './20261122000006-pairwise-ids.js';
+import * as smsSignIn from './20261122000007-sms-sign-in.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,4 +24,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000004-sandbox-outbox', sandboxOutbox],
   ['20261122000005-sign-in-codes', signInCodes],
   ['20261122000006-pairwise-ids', pairwiseIds],
+  ['20261122000007-sms-sign-in', smsSignIn],
 ];

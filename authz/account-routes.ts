@@ -1,0 +1,139 @@
+/**
+ * The traveler's own pages and their API, on the first-party session of the hosted pages (the session
+ * cookie the sign-in pages set): the Connected apps page (forms, no JavaScript) and `/v1/apps` (JSON,
+ * decisions §2). Without a session, the page signs the traveler in through the authorization endpoint as
+ * the first-party account client, and comes back.
+ *
+ * CSRF: the page's forms carry a token bound to the session; the JSON API takes only JSON bodies and
+ * DELETE, which no other site can send here without a CORS preflight that this service never grants.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { koaBody } from 'koa-body';
+import type Provider from 'oidc-provider';
+import { z } from 'zod';
+import { UnauthenticatedError } from '../core/errors.js';
+import { parseOrThrow } from '../core/validation.js';
+import type { UserService } from '../core/users/service.js';
+import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import type { ConnectedApps } from './connected-apps.js';
+import type { CsrfTokens } from './pages/csrf.js';
+import { appsPage } from './pages/apps-page.js';
+import { answerOAuthError } from './pages/error-page.js';
+import { hostedPageHeaders } from './pages/page-headers.js';
+
+export interface AccountDeps {
+  provider: Provider;
+  apps: ConnectedApps;
+  users: UserService;
+  csrf: CsrfTokens;
+  authUrl: string;
+}
+
+const ScopesBody = z.strictObject({
+  scopes: z.array(z.string()).describe('The scopes to keep on; the app’s other scopes are turned off.'),
+});
+
+export function accountRoutes(deps: AccountDeps): Router {
+  const router = new Router();
+  const form = koaBody({ json: false, text: false, multipart: false, urlencoded: true, formLimit: '16kb' });
+  const json = koaBody({ json: true, jsonStrict: true, text: false, multipart: false, urlencoded: false, jsonLimit: '16kb' });
+  const signedIn = session(deps);
+
+  router.get('/account', (ctx) => ctx.redirect('/account/apps'));
+  router.get('/account/signed-in', (ctx) => {
+    if (ctx.query.error) {
+      return answerOAuthError(ctx, 400, String(ctx.query.error), String(ctx.query.error_description ?? 'The sign-in did not complete.'));
+    }
+    ctx.status = 303;
+    ctx.redirect('/account/apps');
+  });
+  router.get('/account/apps', signedIn, async (ctx) => {
+    const { accountId, binding } = ctx.state.account as SessionState;
+    const [user, apps] = await Promise.all([deps.users.getUser(accountId), deps.apps.list(accountId)]);
+    hostedPageHeaders(ctx);
+    const notice = ctx.query.done === 'revoked' ? 'The app was disconnected.' : ctx.query.done === 'saved' ? 'Your choices were saved.' : undefined;
+    ctx.body = appsPage({ email: user.email, apps, csrfToken: deps.csrf.issue('account', binding), notice });
+  });
+  router.post('/account/apps/:clientId/revoke', form, signedIn, pageCsrf(deps), async (ctx) => {
+    const { accountId } = ctx.state.account as SessionState;
+    await deps.apps.revoke(accountId, ctx.params.clientId as string);
+    ctx.status = 303;
+    ctx.redirect('/account/apps?done=revoked');
+  });
+  router.post('/account/apps/:clientId/scopes', form, signedIn, pageCsrf(deps), async (ctx) => {
+    const { accountId } = ctx.state.account as SessionState;
+    const raw = (ctx.request.body as Record<string, unknown>).scope;
+    const scopes = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
+    await deps.apps.setScopes(accountId, ctx.params.clientId as string, scopes);
+    ctx.status = 303;
+    ctx.redirect('/account/apps?done=saved');
+  });
+
+  router.get('/v1/apps', signedIn, async (ctx) => {
+    ctx.body = await deps.apps.list((ctx.state.account as SessionState).accountId);
+  });
+  router.delete('/v1/apps/:clientId', signedIn, async (ctx) => {
+    await deps.apps.revoke((ctx.state.account as SessionState).accountId, ctx.params.clientId as string);
+    ctx.status = 204;
+  });
+  router.put('/v1/apps/:clientId/scopes', signedIn, json, async (ctx) => {
+    const body = parseOrThrow(ScopesBody, ctx.request.body);
+    ctx.body = await deps.apps.setScopes((ctx.state.account as SessionState).accountId, ctx.params.clientId as string, body.scopes);
+  });
+  return router;
+}
+
+interface SessionState {
+  accountId: string;
+  /** The session cookie's id: what the page's CSRF token is bound to. */
+  binding: string;
+}
+
+/** The signed-in traveler of this browser; the page signs them in, the API answers 401. */
+function session(deps: AccountDeps) {
+  return async function requireSession(ctx: Context, next: Next): Promise<void> {
+    const current = await deps.provider.Session.get(ctx as never);
+    const binding = ctx.cookies.get('_session', { signed: true });
+    if (current.accountId && binding) {
+      ctx.state.account = { accountId: current.accountId, binding } satisfies SessionState;
+      return next();
+    }
+    if (ctx.path.startsWith('/v1/')) {
+      throw new UnauthenticatedError('Sign in on the Connected apps page (/account/apps) first: this API works on that session.', 'session_required');
+    }
+    ctx.status = 303;
+    ctx.redirect(signInUrl(deps.authUrl));
+  };
+}
+
+function pageCsrf(deps: AccountDeps) {
+  return async function checkCsrf(ctx: Context, next: Next): Promise<void> {
+    const { binding } = ctx.state.account as SessionState;
+    if (!deps.csrf.verify('account', binding, (ctx.request.body as Record<string, unknown>).csrf)) {
+      ctx.status = 303;
+      ctx.redirect('/account/apps');
+      return;
+    }
+    return next();
+  };
+}
+
+/**
+ * An authorization request of the account client. Its PKCE verifier is thrown away: the code it yields
+ * is never exchanged (the sign-in itself sets the session this page needs) and cannot be by anyone.
+ */
+function signInUrl(authUrl: string): string {
+  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: ACCOUNT_CLIENT_ID,
+    redirect_uri: `${authUrl}/account/signed-in`,
+    scope: 'openid',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: randomBytes(8).toString('base64url'),
+  });
+  return `${authUrl}/?${query}`;
+}

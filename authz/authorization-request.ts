@@ -1,0 +1,36 @@
+/**
+ * The scope rules that come before the library sees an authorization request (Scopes rules 1 and 8):
+ * unknown scope values answer 400 `invalid_scope` (the library would drop them silently); a request
+ * without any of the ten scopes asks, for a dynamically registered client, for all ten, and for a
+ * pre-registered partner client keeps the legacy behaviour: no scope set, no consent screen (it is
+ * given `openid`, so that the traveler's grant is not empty).
+ */
+import type { Context, Next } from 'koa';
+import type Provider from 'oidc-provider';
+import { InvalidScopeError, readScopeRequest } from '../core/scope-requests.js';
+import { answerOAuthError } from './pages/error-page.js';
+
+export function checkAuthorizationRequest(provider: Provider) {
+  return async function checkScopes(ctx: Context, next: Next): Promise<void> {
+    const clientId = ctx.query.client_id;
+    const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
+    // Without a known client the library answers (invalid_client) and nothing is redirected anywhere.
+    if (!client) return next();
+    const scope = ctx.query.scope;
+    if (scope !== undefined && typeof scope !== 'string') {
+      return answerOAuthError(ctx, 400, 'invalid_request', 'Send `scope` once, as space-separated values.');
+    }
+    let request;
+    try {
+      request = readScopeRequest(scope, client['partner_id'] ? 'partner' : 'dynamic');
+    } catch (error) {
+      if (error instanceof InvalidScopeError) return answerOAuthError(ctx, 400, 'invalid_scope', error.message);
+      throw error;
+    }
+    const named = new Set((scope ?? '').split(' ').filter(Boolean));
+    const wanted = request.legacy ? ['openid', ...request.identity] : [...request.identity, ...request.scopes];
+    const same = wanted.length === named.size && wanted.every((value) => named.has(value));
+    if (!same) ctx.query = { ...ctx.query, scope: [...new Set(wanted)].join(' ') };
+    return next();
+  };
+}

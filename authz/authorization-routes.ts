@@ -1,0 +1,72 @@
+/**
+ * Where the authorization server meets the Koa app. It claims only its own paths and passes everything
+ * else on, so it can sit in front of the API's router without swallowing it:
+ * - `/` with `response_type` or `client_id`: an authorization request (scope rules first);
+ * - `/v1/oauth/*`: token (JSON refresh bodies, svc_guid), registration (with CORS), revocation;
+ * - the discovery documents and the key set;
+ * - `/<uid>`: the library's resume step, only for the browser that holds that attempt's resume cookie
+ *   (otherwise a single-segment path of ours would be taken for one);
+ * - `/interaction/*`: the sign-in and consent pages; `/account/*` and `/v1/apps`: connected apps;
+ * - `/assets/pages.css`: the pages' stylesheet.
+ * No body parser runs before the library: it reads its own.
+ */
+import compose from 'koa-compose';
+import type { Context, Middleware, Next } from 'koa';
+import type Provider from 'oidc-provider';
+import { checkAuthorizationRequest } from './authorization-request.js';
+import { STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
+import { jsonRefreshBody, TOKEN_PATH, tokenResponseExtras } from './token-endpoint.js';
+
+const REGISTRATION_PATH = '/v1/oauth/register';
+const PROVIDER_DOCUMENTS = new Set(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']);
+const RESUME = /^\/[A-Za-z0-9_-]{10,}$/;
+
+export interface AuthorizationRoutesDeps {
+  provider: Provider;
+  tokenExtras: ReturnType<typeof tokenResponseExtras>;
+  /** The sign-in and consent pages, the connected apps page and API. */
+  pages: Middleware[];
+}
+
+export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
+  const provider = compose(deps.provider.middleware) as Middleware;
+  const authorize = compose([checkAuthorizationRequest(deps.provider), provider]) as Middleware;
+  const token = compose([jsonRefreshBody, deps.tokenExtras, provider]) as Middleware;
+  const register = compose([registrationCors, provider]) as Middleware;
+  const pages = compose(deps.pages) as Middleware;
+
+  return function authorizationServer(ctx: Context, next: Next) {
+    const { path } = ctx;
+    if (path === '/') return isAuthorizationRequest(ctx) ? authorize(ctx, next) : next();
+    if (path === TOKEN_PATH) return token(ctx, next);
+    if (path === REGISTRATION_PATH) return register(ctx, next);
+    if (path.startsWith('/v1/oauth/') || PROVIDER_DOCUMENTS.has(path)) return provider(ctx, next);
+    if (path === STYLESHEET_PATH && ctx.method === 'GET') {
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.type = 'text/css';
+      ctx.body = STYLESHEET;
+      return;
+    }
+    if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return provider(ctx, next);
+    return pages(ctx, next);
+  };
+}
+
+function isAuthorizationRequest(ctx: Context): boolean {
+  return ctx.method === 'GET' && (ctx.query.response_type !== undefined || ctx.query.client_id !== undefined);
+}
+
+/** Registration is open to browser-based agents too: any origin may register, without credentials. */
+async function registrationCors(ctx: Context, next: Next): Promise<void> {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  if (ctx.method === 'OPTIONS') {
+    ctx.set({
+      'Access-Control-Allow-Methods': 'POST',
+      'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+      'Access-Control-Max-Age': '3600',
+    });
+    ctx.status = 204;
+    return;
+  }
+  return next();
+}

@@ -1,0 +1,99 @@
+/**
+ * Connected apps: the clients a traveler has granted something, with their scopes; revoke one, or turn
+ * single scopes off and on (Revocation; the Consent and grants table).
+ * - Revoke ends the client's refresh tokens and codes and forgets its consent and the traveler's pairwise
+ *   id at once: the next refresh is 400 `invalid_grant`. Access tokens already issued live out their
+ *   15 minutes (they are verified locally, without a lookup).
+ * - A toggle changes the grant; the next refresh issues a token with the new set. Turning every scope
+ *   off leaves no consent: that refresh is 400 `invalid_scope`.
+ */
+import type { Knex } from 'knex';
+import type Provider from 'oidc-provider';
+import type { Clock } from '../core/clock.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
+import { SCOPE_NAMES, type Scope } from '../core/scopes.js';
+import type { PairwiseIds } from '../core/users/pairwise-ids.js';
+import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
+
+export interface ConnectedApp {
+  client_id: string;
+  client_name: string;
+  /** Scopes the app may use now. */
+  granted: Scope[];
+  /** Scopes the traveler declined or turned off (the app asked for them). */
+  declined: Scope[];
+  connected_at: string;
+}
+
+export class ConnectedApps {
+  constructor(
+    private readonly deps: { db: Knex; clock: Clock; provider: Provider; pairwiseIds: PairwiseIds; resources: string[] },
+  ) {}
+
+  async list(accountId: string): Promise<ConnectedApp[]> {
+    const rows: { id: string; client_id: string; created_at: Date }[] = await this.deps
+      .db('oidc_models')
+      .where({ kind: 'Grant', account_id: accountId })
+      .whereNot({ client_id: ACCOUNT_CLIENT_ID })
+      .andWhere((query) => query.whereNull('expires_at').orWhere('expires_at', '>', this.deps.clock.now()))
+      .orderBy('created_at')
+      .select('id', 'client_id', 'created_at');
+    const apps: ConnectedApp[] = [];
+    for (const row of rows) {
+      const [grant, client] = await Promise.all([this.deps.provider.Grant.find(row.id), this.deps.provider.Client.find(row.client_id)]);
+      // A grant whose client registration expired is gone with it.
+      if (!grant || !client) continue;
+      apps.push({
+        client_id: row.client_id,
+        client_name: client.clientName ?? row.client_id,
+        granted: inCatalogOrder(grantedScopes(grant)),
+        declined: inCatalogOrder(declinedScopes(grant)),
+        connected_at: row.created_at.toISOString(),
+      });
+    }
+    return apps;
+  }
+
+  async revoke(accountId: string, clientId: string): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      const grants = trx('oidc_models').select('id').where({ kind: 'Grant', account_id: accountId, client_id: clientId });
+      const ended = await trx('oidc_models').whereIn('grant_id', grants).delete();
+      const forgotten = await trx('oidc_models').where({ kind: 'Grant', account_id: accountId, client_id: clientId }).delete();
+      if (ended + forgotten === 0) throw notConnected(clientId);
+      await this.deps.pairwiseIds.forget(accountId, clientId, trx);
+    });
+  }
+
+  /** Sets which of the scopes the app asked for are on; the rest are off. Returns the app as it is now. */
+  async setScopes(accountId: string, clientId: string, enabled: readonly string[]): Promise<ConnectedApp> {
+    const unknown = enabled.filter((scope) => !(SCOPE_NAMES as readonly string[]).includes(scope));
+    if (unknown.length > 0) {
+      throw new ValidationError([{ field: 'scopes', rule: 'scope', message: `unknown scope ${unknown.join(', ')}: the scopes are ${SCOPE_NAMES.join(', ')}` }]);
+    }
+    const grantId = await findGrantId(this.deps.db, this.deps.clock, accountId, clientId);
+    const grant = grantId ? await this.deps.provider.Grant.find(grantId) : undefined;
+    if (!grant || clientId === ACCOUNT_CLIENT_ID) throw notConnected(clientId);
+    const asked = [...grantedScopes(grant), ...declinedScopes(grant)];
+    const notAsked = enabled.filter((scope) => !asked.includes(scope as Scope));
+    if (notAsked.length > 0) {
+      throw new ValidationError([
+        { field: 'scopes', rule: 'asked', message: `${notAsked.join(', ')}: this app never asked for it, so it cannot be turned on here` },
+      ]);
+    }
+    approve(grant, asked.filter((scope) => enabled.includes(scope)), this.deps.resources);
+    decline(grant, asked.filter((scope) => !enabled.includes(scope)), this.deps.resources);
+    await grant.save();
+    const app = (await this.list(accountId)).find((item) => item.client_id === clientId);
+    if (!app) throw notConnected(clientId);
+    return app;
+  }
+}
+
+function notConnected(clientId: string): NotFoundError {
+  return new NotFoundError(`No connected app ${clientId}: the list of your connected apps shows their ids.`, 'app_not_found');
+}
+
+function inCatalogOrder(scopes: Set<Scope>): Scope[] {
+  return SCOPE_NAMES.filter((scope) => scopes.has(scope));
+}

@@ -1,0 +1,285 @@
+/**
+ * The hosted pages of an authorization request: e-mail, then the one-time code, then consent, one box
+ * per scope. oidc-provider sends the browser to `/interaction/<uid>` when it needs the traveler; these
+ * handlers do the asking and hand the outcome back to it (`interactionResult`), which redirects on.
+ *
+ * Every form carries a CSRF token bound to the attempt and to this browser's interaction cookie, and
+ * every handler resolves the attempt through that cookie: a form posted from elsewhere, or an attempt
+ * pushed into someone else's browser, goes nowhere.
+ */
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import { koaBody } from 'koa-body';
+import type Provider from 'oidc-provider';
+import type { Grant, Interaction } from 'oidc-provider';
+import { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+import { DomainError, RateLimitedError, ValidationError } from '../core/errors.js';
+import { scopesToOffer } from '../core/scope-requests.js';
+import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
+import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
+import type { Knex } from 'knex';
+import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { ALL_SCOPES_DECLINED } from './authorization-server.js';
+import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
+import { CsrfTokens } from './pages/csrf.js';
+import { answerOAuthError } from './pages/error-page.js';
+import { hostedPageHeaders } from './pages/page-headers.js';
+import { codePage, consentPage, emailPage } from './pages/sign-in-pages.js';
+
+export interface InteractionDeps {
+  provider: Provider;
+  codes: SignInCodes;
+  csrf: CsrfTokens;
+  db: Knex;
+  clock: Clock;
+  /** The resource servers whose grants carry the ten scopes (consent is per client, not per audience). */
+  resources: string[];
+}
+
+const TEN = new Set<string>(SCOPE_NAMES);
+const IDENTITY = new Set<string>(IDENTITY_SCOPES);
+const Email = z.email().max(255);
+
+export function interactionRoutes(deps: InteractionDeps): Router {
+  const router = new Router({ prefix: '/interaction/:uid' });
+  const form = koaBody({ json: false, text: false, multipart: false, urlencoded: true, formLimit: '16kb' });
+  const pages = new InteractionPages(deps);
+
+  router.get('/', attempt(deps), (ctx) => pages.show(ctx));
+  router.post('/email', form, attempt(deps, { csrf: true }), (ctx) => pages.submitEmail(ctx));
+  router.post('/code', form, attempt(deps, { csrf: true }), (ctx) => pages.submitCode(ctx));
+  router.post('/resend', form, attempt(deps, { csrf: true }), (ctx) => pages.resend(ctx));
+  router.post('/consent', form, attempt(deps, { csrf: true }), (ctx) => pages.allow(ctx));
+  router.post('/deny', form, attempt(deps, { csrf: true }), (ctx) => pages.deny(ctx));
+  return router;
+}
+
+interface AttemptState {
+  interaction: Interaction;
+  csrfToken: string;
+  clientName: string;
+}
+
+/**
+ * Resolves the sign-in attempt of this browser (its interaction cookie) and checks that it is the one in
+ * the URL and, on posts, the CSRF token. Sets the page headers, whose form-action allows the client's
+ * redirect (browsers apply form-action to the redirects that follow a form post).
+ */
+function attempt(deps: InteractionDeps, options: { csrf?: boolean } = {}): Middleware {
+  return async function resolveAttempt(ctx: Context, next: Next) {
+    let interaction: Interaction;
+    try {
+      interaction = await deps.provider.interactionDetails(ctx.req, ctx.res);
+    } catch {
+      return expired(ctx);
+    }
+    const uid = (ctx as unknown as { params: { uid: string } }).params.uid;
+    if (interaction.uid !== uid) return expired(ctx);
+    const binding = ctx.cookies.get('_interaction', { signed: true }) ?? '';
+    if (options.csrf && !deps.csrf.verify(uid, binding, (ctx.request.body as Record<string, unknown> | undefined)?.csrf)) {
+      ctx.status = 403;
+      return answerOAuthError(
+        ctx,
+        403,
+        'invalid_request',
+        'This form has expired or was sent from another site. Go back to the app you came from and start again.',
+      );
+    }
+    const client = await deps.provider.Client.find(String(interaction.params.client_id));
+    hostedPageHeaders(ctx, String(interaction.params.redirect_uri ?? ''));
+    const state: AttemptState = {
+      interaction,
+      csrfToken: deps.csrf.issue(uid, binding),
+      clientName: client?.clientName ?? 'an app',
+    };
+    ctx.state.attempt = state;
+    return next();
+  };
+}
+
+function expired(ctx: Context): void {
+  answerOAuthError(
+    ctx,
+    400,
+    'invalid_request',
+    'This sign-in has expired or was opened in another browser. Go back to the app you came from and start again.',
+  );
+}
+
+class InteractionPages {
+  constructor(private readonly deps: InteractionDeps) {}
+
+  async show(ctx: Context): Promise<void> {
+    const { interaction } = ctx.state.attempt as AttemptState;
+    if (interaction.prompt.name === 'login') return this.#emailForm(ctx);
+    return this.#consent(ctx);
+  }
+
+  async submitEmail(ctx: Context): Promise<void> {
+    const { interaction } = ctx.state.attempt as AttemptState;
+    const raw = field(ctx, 'email').trim();
+    const email = Email.safeParse(raw);
+    if (!email.success) return this.#emailForm(ctx, { status: 400, email: raw, error: 'Enter your e-mail address, like name@example.com.' });
+    try {
+      const sent = await this.deps.codes.start(interaction.uid, email.data);
+      return this.#codeForm(ctx, sent);
+    } catch (error) {
+      if (error instanceof RateLimitedError) return this.#codeForm(ctx, await this.#pending(ctx), error);
+      throw error;
+    }
+  }
+
+  async submitCode(ctx: Context): Promise<void> {
+    const { interaction } = ctx.state.attempt as AttemptState;
+    try {
+      const signedIn = await this.deps.codes.confirm(interaction.uid, field(ctx, 'code'));
+      const returnTo = await this.deps.provider.interactionResult(
+        ctx.req,
+        ctx.res,
+        { login: { accountId: signedIn.userId, amr: ['otp'], remember: false } },
+        { mergeWithLastSubmission: false },
+      );
+      return redirect(ctx, returnTo);
+    } catch (error) {
+      if (error instanceof DomainError) return this.#codeForm(ctx, await this.#pending(ctx), error);
+      throw error;
+    }
+  }
+
+  async resend(ctx: Context): Promise<void> {
+    const { interaction } = ctx.state.attempt as AttemptState;
+    try {
+      const sent = await this.deps.codes.resend(interaction.uid);
+      return this.#codeForm(ctx, sent, undefined, 'We sent you a new code.');
+    } catch (error) {
+      if (error instanceof DomainError) return this.#codeForm(ctx, await this.#pending(ctx), error);
+      throw error;
+    }
+  }
+
+  async allow(ctx: Context): Promise<void> {
+    const { interaction } = ctx.state.attempt as AttemptState;
+    if (interaction.prompt.name !== 'consent') return this.show(ctx);
+    const ticked = new Set(fields(ctx, 'scope'));
+    const { grant, requested, offer, identity } = await this.#decisionInputs(interaction);
+    const allowed = offer.filter((scope) => ticked.has(scope));
+    approve(grant, [...identity, ...allowed], this.deps.resources);
+    decline(
+      grant,
+      offer.filter((scope) => !ticked.has(scope)),
+      this.deps.resources,
+    );
+    const grantId = await grant.save();
+    // Declines are saved first: they are remembered even when nothing is left to authorize (rule 4).
+    const granted = grantedScopes(grant);
+    if (requested.length > 0 && !requested.some((scope) => granted.has(scope))) return allDeclined(ctx);
+    return this.#finishConsent(ctx, grantId);
+  }
+
+  async deny(ctx: Context): Promise<void> {
+    const returnTo = await this.deps.provider.interactionResult(ctx.req, ctx.res, {
+      error: 'access_denied',
+      error_description: 'The traveler did not allow access.',
+    });
+    return redirect(ctx, returnTo);
+  }
+
+  /** Shows the consent page, or completes consent at once when there is nothing to ask (rules 1, 3, 4, 8). */
+  async #consent(ctx: Context): Promise<void> {
+    const { interaction, csrfToken, clientName } = ctx.state.attempt as AttemptState;
+    if (interaction.prompt.reasons.includes(ALL_SCOPES_DECLINED)) return allDeclined(ctx);
+    const { grant, offer, identity } = await this.#decisionInputs(interaction);
+    if (offer.length === 0) {
+      approve(grant, identity, this.deps.resources);
+      return this.#finishConsent(ctx, await grant.save());
+    }
+    const base = `/interaction/${interaction.uid}`;
+    ctx.body = consentPage({ action: `${base}/consent`, denyAction: `${base}/deny`, csrfToken, clientName, scopes: offer });
+  }
+
+  async #finishConsent(ctx: Context, grantId: string): Promise<void> {
+    const returnTo = await this.deps.provider.interactionResult(ctx.req, ctx.res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    return redirect(ctx, returnTo);
+  }
+
+  /** The traveler's grant for this client (a new one if none), what the request names, and what to ask. */
+  async #decisionInputs(interaction: Interaction): Promise<{ grant: Grant; requested: Scope[]; offer: Scope[]; identity: string[] }> {
+    const accountId = interaction.session?.accountId as string;
+    const clientId = String(interaction.params.client_id);
+    const { Grant } = this.deps.provider;
+    const existing = await findGrantId(this.deps.db, this.deps.clock, accountId, clientId);
+    const grant = (existing ? await Grant.find(existing) : undefined) ?? new Grant({ accountId, clientId });
+    const values = String(interaction.params.scope ?? '').split(' ');
+    const requested = values.filter((scope): scope is Scope => TEN.has(scope));
+    const identity = values.filter((scope) => IDENTITY.has(scope));
+    // The first-party account client needs no permissions of the ten and never asks.
+    const offer = clientId === ACCOUNT_CLIENT_ID ? [] : scopesToOffer(requested, grantedScopes(grant), declinedScopes(grant));
+    return { grant, requested, offer, identity };
+  }
+
+  #emailForm(ctx: Context, options: { status?: number; email?: string; error?: string } = {}): void {
+    const { interaction, csrfToken, clientName } = ctx.state.attempt as AttemptState;
+    ctx.status = options.status ?? 200;
+    ctx.body = emailPage({ action: `/interaction/${interaction.uid}/email`, csrfToken, clientName, email: options.email, error: options.error });
+  }
+
+  async #pending(ctx: Context) {
+    const { interaction } = ctx.state.attempt as AttemptState;
+    return this.deps.codes.pending(interaction.uid);
+  }
+
+  #codeForm(
+    ctx: Context,
+    sent: { digits: number; sentTo: string } | undefined,
+    error?: DomainError,
+    notice?: string,
+  ): void {
+    if (!sent) return this.#emailForm(ctx, { status: 400, error: 'Enter your e-mail address first.' });
+    const { interaction, csrfToken } = ctx.state.attempt as AttemptState;
+    const base = `/interaction/${interaction.uid}`;
+    ctx.status = error ? statusOf(error) : 200;
+    if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+    ctx.body = codePage({
+      action: `${base}/code`,
+      resendAction: `${base}/resend`,
+      csrfToken,
+      sentTo: sent.sentTo,
+      digits: sent.digits,
+      error: error?.message,
+      notice,
+    });
+  }
+}
+
+function allDeclined(ctx: Context): void {
+  answerOAuthError(
+    ctx,
+    400,
+    'invalid_scope',
+    'Every permission this app asked for has been declined, so there is nothing to allow. You can change your choices on the Connected apps page.',
+  );
+}
+
+function statusOf(error: DomainError): number {
+  if (error instanceof ValidationError) return 400;
+  if (error instanceof RateLimitedError) return 429;
+  if (error.kind === 'gone') return 410;
+  return 400;
+}
+
+function redirect(ctx: Context, location: string): void {
+  ctx.status = 303;
+  ctx.redirect(location);
+}
+
+function field(ctx: Context, name: string): string {
+  const value = (ctx.request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+function fields(ctx: Context, name: string): string[] {
+  const value = (ctx.request.body as Record<string, unknown> | undefined)?.[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}

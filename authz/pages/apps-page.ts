@@ -1,0 +1,36 @@
+/** The Connected apps page: each app with its permissions as boxes (ticked = on), Save and Disconnect. */
+import { SCOPES } from '../../core/scopes.js';
+import type { ConnectedApp } from '../connected-apps.js';
+import { html, page } from './html.js';
+
+export function appsPage(input: { email: string; apps: ConnectedApp[]; csrfToken: string; notice?: string; error?: string }): string {
+  const apps = input.apps.map((app) => {
+    const base = `/account/apps/${encodeURIComponent(app.client_id)}`;
+    const scopes = [...app.granted, ...app.declined].sort();
+    const boxes = scopes.map(
+      (scope) => html`<label class="scope" for="${app.client_id}-${scope}">
+          <input id="${app.client_id}-${scope}" type="checkbox" name="scope" value="${scope}" ${app.granted.includes(scope) ? html`checked` : ''}>
+          <span>${scope}<small>${SCOPES[scope]}</small></span>
+        </label>`,
+    );
+    return html`<section class="app" aria-labelledby="app-${app.client_id}">
+      <h2 id="app-${app.client_id}">${app.client_name}</h2>
+      <p class="hint">Connected since ${app.connected_at.slice(0, 10)}</p>
+      <form method="post" action="${base}/scopes">
+        <input type="hidden" name="csrf" value="${input.csrfToken}">
+        <fieldset><legend class="hint">Permissions (changes apply when the app next refreshes its access)</legend>${boxes}</fieldset>
+        <div class="actions">
+          <button class="primary" type="submit">Save</button>
+          <button class="secondary" type="submit" formaction="${base}/revoke">Disconnect</button>
+        </div>
+      </form>
+    </section>`;
+  });
+  return page(
+    'Connected apps',
+    html`<p>Signed in as <strong>${input.email}</strong>.</p>
+    ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : ''}
+    ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ''}
+    ${apps.length > 0 ? apps : html`<p>No app has access to your account.</p>`}`,
+  );
+}

@@ -1,0 +1,24 @@
+/**
+ * Headers of the hosted pages: a strict content security policy (our stylesheet, nothing else; no
+ * framing, so no clickjacking of the Allow button), no referrer (URLs carry codes), no caching. Forms
+ * post to ourselves, and the redirects after them may lead to the client's redirect URI, which browsers
+ * also check against form-action: that origin is allowed too.
+ */
+import type { Context } from 'koa';
+
+export function hostedPageHeaders(ctx: Context, redirectUri = ''): void {
+  let clientOrigin = '';
+  try {
+    clientOrigin = redirectUri ? new URL(redirectUri).origin : '';
+  } catch {
+    // Not a URL: the authorization server refused it already; allow nothing more.
+  }
+  const formAction = ["'self'", clientOrigin].filter(Boolean).join(' ');
+  ctx.set({
+    'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  });
+}

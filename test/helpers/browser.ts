@@ -1,0 +1,107 @@
+/**
+ * A traveler's browser, enough for the hosted pages: a cookie jar, redirects followed one by one (never
+ * to the client's own redirect URI, which is returned instead), and the forms of our pages read from
+ * their HTML. The e-mailed code is read from the mail sandbox, as a person would read their inbox.
+ */
+import assert from 'node:assert/strict';
+
+export interface Page {
+  status: number;
+  url: string;
+  html: string;
+}
+
+export class TestBrowser {
+  readonly #cookies = new Map<string, string>();
+
+  constructor(private readonly origin: string) {}
+
+  /** Follows redirects from `url` until a page of ours answers, or a redirect leaves our origin. */
+  async open(url: string, init: RequestInit = {}): Promise<Page | { redirectedTo: string }> {
+    let current = url;
+    let request = init;
+    for (let hop = 0; hop < 10; hop++) {
+      const response = await fetch(current, { ...request, redirect: 'manual', headers: { ...this.#headers(), ...(request.headers as Record<string, string>) } });
+      this.#remember(response);
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        const next = new URL(location, current).href;
+        if (new URL(next).origin !== this.origin) return { redirectedTo: next };
+        current = next;
+        request = {};
+        continue;
+      }
+      return { status: response.status, url: current, html: await response.text() };
+    }
+    throw new Error(`too many redirects from ${url}`);
+  }
+
+  /** Posts the form of `page` whose action ends with `actionSuffix`, with its CSRF token and `fields`. */
+  async submit(page: Page, actionSuffix: string, fields: Record<string, string | string[]>): Promise<Page | { redirectedTo: string }> {
+    const action = formActions(page.html).find((candidate) => candidate.endsWith(actionSuffix));
+    assert.ok(action, `no form posting to …${actionSuffix} on ${page.url}:\n${page.html}`);
+    const body = new URLSearchParams();
+    body.append('csrf', csrfOf(page.html));
+    for (const [name, value] of Object.entries(fields)) {
+      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+    }
+    return this.open(new URL(action, page.url).href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
+  }
+
+  cookie(name: string): string | undefined {
+    return this.#cookies.get(name);
+  }
+
+  #headers(): Record<string, string> {
+    const cookie = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    return cookie ? { cookie, accept: 'text/html' } : { accept: 'text/html' };
+  }
+
+  #remember(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = header.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      const expired = attributes.some((attribute) => /^\s*expires=Thu, 01 Jan 1970/i.test(attribute) || /^\s*max-age=0/i.test(attribute));
+      if (expired || value === '') this.#cookies.delete(name);
+      else this.#cookies.set(name, value);
+    }
+  }
+}
+
+export function isPage(result: Page | { redirectedTo: string }): result is Page {
+  return 'html' in result;
+}
+
+export function formActions(html: string): string[] {
+  return [...html.matchAll(/(?:action|formaction)="([^"]+)"/g)].map((match) => decodeEntities(match[1] as string));
+}
+
+export function csrfOf(html: string): string {
+  const match = /name="csrf" value="([^"]+)"/.exec(html);
+  assert.ok(match, 'the page has no CSRF token');
+  return decodeEntities(match[1] as string);
+}
+
+/** The scopes offered on a consent page, in order. */
+export function offeredScopes(html: string): string[] {
+  return [...html.matchAll(/type="checkbox" name="scope" value="([^"]+)"/g)].map((match) => match[1] as string);
+}
+
+function decodeEntities(value: string): string {
+  return value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+}
+
+/** The newest sign-in code e-mailed to `email`, read from the mail sandbox. */
+export async function latestCode(serviceUrl: string, email: string): Promise<string> {
+  const response = await fetch(`${serviceUrl}/sandbox/mail/messages?to=${encodeURIComponent(email)}`);
+  const messages = (await response.json()) as { text: string }[];
+  const match = /\b(\d{6,8})\b/.exec(messages[0]?.text ?? '');
+  assert.ok(match, `no code mailed to ${email}`);
+  return match[1] as string;
+}
