@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startAdminSocket } from './admin/socket.js';
-import { createService, type Service } from './app.js';
+import type { Service } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirectoryLockedError } from './core/db/lock.js';
 import { createLogger } from './core/logger.js';
@@ -14,6 +14,9 @@ import { stopServer } from './shutdown.js';
 
 async function start(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  // Loaded once the configuration is known good: a bad variable stops the process with its one line,
+  // before any library prints notices of its own (oidc-provider warns about Node.js 20 at import).
+  const { createService } = await import('./app.js');
   const service = await createService(config, {
     logger,
     onEmbeddedCrash: (error) => {

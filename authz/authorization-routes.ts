@@ -15,7 +15,8 @@ import type { Context, Middleware, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import { checkAuthorizationRequest } from './authorization-request.js';
 import { STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
-import { jsonRefreshBody, TOKEN_PATH, tokenResponseExtras } from './token-endpoint.js';
+import type { tokenResponseExtras } from './token-endpoint.js';
+import { jsonRefreshBody, TOKEN_PATH } from './token-endpoint.js';
 
 const REGISTRATION_PATH = '/v1/oauth/register';
 const PROVIDER_DOCUMENTS = new Set(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']);

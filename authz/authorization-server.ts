@@ -169,7 +169,11 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // A client revokes only what was issued to it (RFC 7009 §2.1).
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
       registration: {
         enabled: true,
         initialAccessToken: false,

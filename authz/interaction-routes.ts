@@ -22,7 +22,7 @@ import type { Knex } from 'knex';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { ALL_SCOPES_DECLINED } from './authorization-server.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
-import { CsrfTokens } from './pages/csrf.js';
+import type { CsrfTokens } from './pages/csrf.js';
 import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { codePage, consentPage, emailPage } from './pages/sign-in-pages.js';

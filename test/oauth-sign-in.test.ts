@@ -3,9 +3,9 @@
  * traveler sees them, the code from the mail sandbox, tokens checked against the specification.
  */
 import test from 'ava';
+import { jsonOf } from './helpers/http.js';
 import { decodeJwt } from 'jose';
 import { startService, type RunningService } from './helpers/service.js';
-import { TestBrowser } from './helpers/browser.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, registerPublicClient, uniqueEmail } from './helpers/oauth.js';
 
 let running: RunningService;
@@ -55,5 +55,5 @@ test('a partner client authorizes with Basic credentials and gets a token for /v
   const { tokens } = await authorize(running, client, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read passengers.read', traveler: { email } });
   const me = await fetch(`${running.url}/v1/users/me`, { headers: { 'x-api-key': partner.apiKey, authorization: `Bearer ${tokens.access_token}` } });
   t.is(me.status, 200);
-  t.is((await me.json()).email, email);
+  t.is((await jsonOf(me)).email, email);
 });

@@ -59,17 +59,17 @@ test.serial('a payload with a NUL character (copied from request parameters) is 
 
 test.serial('upsert replaces the payload and the lifetime; no lifetime means no expiry', async (t) => {
   now = new Date('2026-11-22T10:00:00Z');
-  const clients = adapter('Client');
-  await clients.upsert('client-1', { client_id: 'client-1', redirect_uris: ['https://a.example/cb'] });
-  await clients.upsert('client-1', { client_id: 'client-1', redirect_uris: ['https://b.example/cb'] }, 60);
-  t.deepEqual((await clients.find('client-1'))?.redirect_uris, ['https://b.example/cb']);
-  const row = await db.knex('oidc_models').where({ kind: 'Client', id: 'client-1' }).first();
+  const grants = adapter('Grant');
+  await grants.upsert('grant-a', { clientId: 'client-1', openid: { scope: 'openid' } });
+  await grants.upsert('grant-a', { clientId: 'client-1', openid: { scope: 'openid profile.read' } }, 60);
+  t.deepEqual((await grants.find('grant-a'))?.openid, { scope: 'openid profile.read' });
+  const row = await db.knex('oidc_models').where({ kind: 'Grant', id: 'grant-a' }).first();
   t.is(row.client_id, 'client-1');
   t.is(row.expires_at.toISOString(), '2026-11-22T10:01:00.000Z');
 
-  await clients.upsert('client-2', { client_id: 'client-2' });
+  await grants.upsert('grant-b', { accountId: 'a' });
   now = new Date('2030-01-01T00:00:00Z');
-  t.truthy(await clients.find('client-2'));
+  t.truthy(await grants.find('grant-b'));
 });
 
 test.serial('consume marks the first use and keeps it', async (t) => {

@@ -37,14 +37,14 @@ const newAddress = () => `traveler-${randomUUID()}@example.com`;
 test.serial('a new traveler gets 6 digits and an account on confirming; next time 8 digits, same account', async (t) => {
   now = new Date('2026-11-22T10:00:00Z');
   const email = newAddress();
-  t.deepEqual(await codes.start('attempt-a', email), { digits: 6 });
+  t.like(await codes.start('attempt-a', email), { digits: 6, channel: 'email' });
   const first = await codes.confirm('attempt-a', await codeFor(email));
   t.true(first.created);
   const user = await running.service.db.knex('users').where({ id: first.userId }).first();
   t.is(user.email, email);
   t.is(user.last_login.toISOString(), now.toISOString());
 
-  t.deepEqual(await codes.start('attempt-b', email.toUpperCase()), { digits: 8 });
+  t.like(await codes.start('attempt-b', email.toUpperCase()), { digits: 8, channel: 'email', sentTo: email });
   const code = await codeFor(email);
   t.is(code.length, 8);
   const again = await codes.confirm('attempt-b', code);
@@ -104,7 +104,7 @@ test.serial('a new code within the same sign-in: once a minute, and it replaces 
   const early = await t.throwsAsync(codes.resend('attempt-resend'), { instanceOf: RateLimitedError });
   t.is(early.retryAfterSeconds, 20);
   now = new Date('2026-11-22T10:01:00Z');
-  t.deepEqual(await codes.resend('attempt-resend'), { digits: 6 });
+  t.like(await codes.resend('attempt-resend'), { digits: 6, channel: 'email' });
   const fresh = await codeFor(email);
   if (fresh !== old) await t.throwsAsync(codes.confirm('attempt-resend', old), { instanceOf: ValidationError });
   t.true((await codes.confirm('attempt-resend', fresh)).created);
@@ -134,7 +134,7 @@ test.serial('a code whose mail could not be sent can be replaced at once', async
   });
   const failed = await t.throwsAsync(broken.start('attempt-mailfail', email), { instanceOf: ProviderUnavailableError });
   t.is(failed.code, 'mail_unavailable');
-  t.deepEqual(await codes.resend('attempt-mailfail'), { digits: 6 });
+  t.like(await codes.resend('attempt-mailfail'), { digits: 6, channel: 'email' });
   t.truthy(await codeFor(email));
 });
 
@@ -178,4 +178,24 @@ test.serial('the service sweeps expired codes and authorization-server rows', as
   t.true((await running.service.sweepExpired()) >= 2);
   t.deepEqual(await knex('sign_in_codes').whereIn('attempt_id', ['sweep-old', 'sweep-live']).pluck('attempt_id'), ['sweep-live']);
   t.deepEqual(await knex('oidc_models').whereIn('id', ['sweep-old', 'sweep-live']).pluck('id'), ['sweep-live']);
+});
+
+test.serial('SMS only for a verified phone with SMS sign-in on; otherwise the code goes by e-mail', async (t) => {
+  now = new Date();
+  const withSms = new SignInCodes({ db: running.service.db.knex, mailer: running.service.mailer, sms: running.service.sms, clock, hashKey: 'h'.repeat(32) });
+  const email = newAddress();
+  const phone = `+4477009${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
+  await running.service.db.knex('users').insert({ email, phone_number: phone, phone_verified: false, sms_sign_in: true });
+  t.like(await withSms.start(`sms-a-${randomUUID()}`, email), { channel: 'email', digits: 8 }, 'phone not verified: e-mail');
+
+  await running.service.db.knex('users').where({ email }).update({ phone_verified: true, sms_sign_in: false });
+  t.like(await withSms.start(`sms-b-${randomUUID()}`, email), { channel: 'email' }, 'SMS sign-in off: e-mail');
+
+  await running.service.db.knex('users').where({ email }).update({ sms_sign_in: true });
+  const attempt = `sms-c-${randomUUID()}`;
+  const sent = await withSms.start(attempt, email);
+  t.like(sent, { channel: 'sms', digits: 8, sentTo: `your phone ending in ${phone.slice(-2)}` });
+  const [message] = await jsonOf(await fetch(`${running.url}/sandbox/sms/messages?to=${encodeURIComponent(phone)}`));
+  const code = /\b(\d{8})\b/.exec(message.text)?.[1] as string;
+  t.like(await withSms.confirm(attempt, code), { email, created: false });
 });

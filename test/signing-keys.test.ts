@@ -34,7 +34,7 @@ test('instances starting together on one data directory end up with the same key
   const [a, b, c] = await Promise.all([1, 2, 3].map(() => loadSigningKeys(development(dataDir))));
   t.deepEqual(a, b);
   t.deepEqual(b, c);
-  t.deepEqual(fs.readdirSync(path.join(dataDir, 'keys')).sort(), ['cookie-keys.json', 'jwks.json']);
+  t.deepEqual(fs.readdirSync(path.join(dataDir, 'keys')).sort(), ['cookie-keys.json', 'data-encryption-keys.json', 'jwks.json']);
 });
 
 test('configured keys are used as given, and a bad key set is refused', async (t) => {

@@ -39,7 +39,7 @@ export function redirectUriProblem(uri: string, type: ClientType): string | unde
 }
 
 export const CreatePartnerClientInput = z.strictObject({
-  partner_id: z.string().min(1).describe('The partner application the client belongs to.'),
+  partner_id: z.uuid().describe('The partner application the client belongs to (its id from `partner list`).'),
   name: z.string().trim().min(1).max(100).describe('Shown to travelers on the consent page.'),
   redirect_uris: z.array(z.string().min(1).max(2000)).min(1).max(20),
   public: z.boolean().default(false).describe('A public client has no secret and proves itself with PKCE alone.'),
