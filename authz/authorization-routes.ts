@@ -7,14 +7,14 @@
  * - `/<uid>`: the library's resume step, only for the browser that holds that attempt's resume cookie
  *   (otherwise a single-segment path of ours would be taken for one);
  * - `/interaction/*`: the sign-in and consent pages; `/account/*` and `/v1/apps`: connected apps;
- * - `/assets/pages.css`: the pages' stylesheet.
+ * - `/assets/pages.css` and `/assets/icon.svg`: the pages' stylesheet and icon.
  * No body parser runs before the library: it reads its own.
  */
 import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import { checkAuthorizationRequest } from './authorization-request.js';
-import { STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
+import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
 import type { tokenResponseExtras } from './token-endpoint.js';
 import { jsonRefreshBody, TOKEN_PATH } from './token-endpoint.js';
 
@@ -42,10 +42,10 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
     if (path === TOKEN_PATH) return token(ctx, next);
     if (path === REGISTRATION_PATH) return register(ctx, next);
     if (path.startsWith('/v1/oauth/') || PROVIDER_DOCUMENTS.has(path)) return provider(ctx, next);
-    if (path === STYLESHEET_PATH && ctx.method === 'GET') {
+    if ((path === STYLESHEET_PATH || path === ICON_PATH) && ctx.method === 'GET') {
       ctx.set('Cache-Control', 'public, max-age=3600');
-      ctx.type = 'text/css';
-      ctx.body = STYLESHEET;
+      ctx.type = path === ICON_PATH ? 'image/svg+xml' : 'text/css';
+      ctx.body = path === ICON_PATH ? ICON : STYLESHEET;
       return;
     }
     if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return provider(ctx, next);

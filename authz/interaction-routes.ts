@@ -59,6 +59,8 @@ interface AttemptState {
   interaction: Interaction;
   csrfToken: string;
   clientName: string;
+  /** For a self-registered client (not a partner we onboarded): where it sends the traveler back to. */
+  unverifiedHost: string | undefined;
 }
 
 /**
@@ -92,6 +94,7 @@ function attempt(deps: InteractionDeps, options: { csrf?: boolean } = {}): Middl
       interaction,
       csrfToken: deps.csrf.issue(uid, binding),
       clientName: client?.clientName ?? 'an app',
+      unverifiedHost: client && !client['partner_id'] ? hostOf(String(interaction.params.redirect_uri ?? '')) : undefined,
     };
     ctx.state.attempt = state;
     return next();
@@ -187,7 +190,7 @@ class InteractionPages {
 
   /** Shows the consent page, or completes consent at once when there is nothing to ask (rules 1, 3, 4, 8). */
   async #consent(ctx: Context): Promise<void> {
-    const { interaction, csrfToken, clientName } = ctx.state.attempt as AttemptState;
+    const { interaction, csrfToken, clientName, unverifiedHost } = ctx.state.attempt as AttemptState;
     if (interaction.prompt.reasons.includes(ALL_SCOPES_DECLINED)) return allDeclined(ctx);
     const { grant, offer, identity } = await this.#decisionInputs(interaction);
     if (offer.length === 0) {
@@ -195,7 +198,7 @@ class InteractionPages {
       return this.#finishConsent(ctx, await grant.save());
     }
     const base = `/interaction/${interaction.uid}`;
-    ctx.body = consentPage({ action: `${base}/consent`, denyAction: `${base}/deny`, csrfToken, clientName, scopes: offer });
+    ctx.body = consentPage({ action: `${base}/consent`, denyAction: `${base}/deny`, csrfToken, clientName, scopes: offer, unverifiedHost });
   }
 
   async #finishConsent(ctx: Context, grantId: string): Promise<void> {
@@ -266,6 +269,14 @@ function statusOf(error: DomainError): number {
   if (error instanceof RateLimitedError) return 429;
   if (error.kind === 'gone') return 410;
   return 400;
+}
+
+function hostOf(uri: string): string | undefined {
+  try {
+    return new URL(uri).host;
+  } catch {
+    return undefined;
+  }
 }
 
 function redirect(ctx: Context, location: string): void {

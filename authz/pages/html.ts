@@ -37,6 +37,10 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 }
 
 export const STYLESHEET_PATH = '/assets/pages.css';
+export const ICON_PATH = '/assets/icon.svg';
+
+/** A small mark for the browser tab (without one, browsers ask for /favicon.ico and get a 404). */
+export const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#1f5fbf"/><path d="M7 17l18-7-5 13-3-5z" fill="#fff"/></svg>`;
 
 export function page(title: string, body: Html): string {
   return html`<!doctype html>
@@ -46,6 +50,7 @@ export function page(title: string, body: Html): string {
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${title} · Travel Partner</title>
   <link rel="stylesheet" href="${STYLESHEET_PATH}">
+  <link rel="icon" href="${ICON_PATH}" type="image/svg+xml">
 </head>
 <body>
   <main>

@@ -52,7 +52,9 @@ export function codePage(form: FormContext & { sentTo: string; digits: number; r
   );
 }
 
-export function consentPage(form: FormContext & { clientName: string; scopes: readonly Scope[]; denyAction: string }): string {
+export function consentPage(
+  form: FormContext & { clientName: string; scopes: readonly Scope[]; denyAction: string; unverifiedHost?: string },
+): string {
   const boxes = form.scopes.map(
     (scope) => html`<label class="scope" for="scope-${scope}">
         <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" checked>
@@ -62,6 +64,7 @@ export function consentPage(form: FormContext & { clientName: string; scopes: re
   return page(
     'Allow access',
     html`<p><strong>${form.clientName}</strong> asks for these permissions. Untick any you do not want to give.</p>
+    ${form.unverifiedHost ? html`<p class="hint">This app registered itself: we have not checked who makes it. After this step it sends you back to <strong>${form.unverifiedHost}</strong>.</p>` : ''}
     ${problem(form.error)}
     <form method="post" action="${form.action}">
       ${csrf(form.csrfToken)}
