@@ -9,6 +9,7 @@ import path from 'node:path';
 import test from 'ava';
 import { lockDataDirectory } from '../core/db/lock.js';
 import { createTestDatabase } from './helpers/database.js';
+import { jsonOf } from './helpers/http.js';
 import { tempDir } from './helpers/service.js';
 
 interface Run {
@@ -95,6 +96,32 @@ test.serial('npm start on a fresh data directory: embedded database, demo partne
     t.regex(partner.partner_id, /^[0-9a-f-]{36}$/);
     t.regex(partner.api_key, /^tpk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/);
     t.is((await fetch(capabilities, { headers: { 'x-api-key': partner.api_key } })).status, 200);
+
+    // An OAuth client of the partner: its secret works at the running service's token endpoint at once.
+    const client = await run(
+      'scripts/admin.ts',
+      ['client', 'create', '--partner', partner.partner_id, '--name', 'CLI Air', '--redirect-uri', 'https://cli.example/cb'],
+      env,
+    );
+    t.is(client.status, 0, client.stderr);
+    const { client_id: clientId, client_secret: clientSecret } = JSON.parse(client.stdout);
+    t.regex(clientId, /^[0-9a-f-]{36}$/);
+    const exchange = await fetch(`${base}/v1/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      },
+      body: 'grant_type=refresh_token&refresh_token=unknown',
+    });
+    t.is((await jsonOf(exchange)).error, 'invalid_grant', 'the client authenticated; only the token is unknown');
+    const loopback = await run(
+      'scripts/admin.ts',
+      ['client', 'create', '--partner', partner.partner_id, '--name', 'CLI Air', '--redirect-uri', 'http://localhost:3000/cb'],
+      env,
+    );
+    t.is(loopback.status, 1);
+    t.regex(loopback.stderr, /invalid_redirect_uri/);
 
     const listed = await run('scripts/admin.ts', ['partner', 'list'], env);
     t.is(listed.status, 0, listed.stderr);

@@ -9,6 +9,7 @@ export interface Page {
   status: number;
   url: string;
   html: string;
+  headers: Headers;
 }
 
 export class TestBrowser {
@@ -31,7 +32,7 @@ export class TestBrowser {
         request = {};
         continue;
       }
-      return { status: response.status, url: current, html: await response.text() };
+      return { status: response.status, url: current, html: await response.text(), headers: response.headers };
     }
     throw new Error(`too many redirects from ${url}`);
   }
