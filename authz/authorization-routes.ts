@@ -49,7 +49,8 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
       return;
     }
     if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return provider(ctx, next);
-    return pages(ctx, next);
+    if (path.startsWith('/interaction/') || path.startsWith('/account') || path.startsWith('/v1/apps')) return pages(ctx, next);
+    return next();
   };
 }
 

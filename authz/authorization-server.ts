@@ -115,6 +115,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         email: user.email,
         phone_number: user.phone_number,
         ...(legacy ? { legacy: true } : {}),
+        // Honoured only on an unscoped token (see core/actor.ts).
+        ...(user.is_admin ? { admin: true } : {}),
       };
     },
     ttl: {

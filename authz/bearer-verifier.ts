@@ -85,6 +85,7 @@ function toActor(payload: JWTPayload): Actor {
     userId,
     clientId,
     scopes: legacy ? null : new Set(scope.split(' ').filter(Boolean)),
+    isAdmin: legacy && payload.admin === true,
     tokenId: payload.jti,
     expiresAt: payload.exp as number,
   };

@@ -3,7 +3,9 @@
  *
  * - the capabilities route: API key check, usage limiter, request log (issue 2's goal: ≥ 0.6 of bare);
  * - `GET /v1/users/me`: the same plus a bearer JWT verified locally and one PostgreSQL read (issue 3's
- *   goal: ≥ 0.25 of bare).
+ *   goal: ≥ 0.25 of bare);
+ * - the refresh grant at the token endpoint: client authentication, the refresh token, grant and account
+ *   read, a new RS256-signed access token (no goal; reported for capacity planning).
  *
  * Each server runs in its own process so that its CPU time per request can be read; autocannon drives
  * them with keep-alive connections in interleaved rounds. Each round measures every target back to back,
@@ -24,6 +26,8 @@ interface Ready {
   port: number;
   apiKey?: string;
   token?: string;
+  refreshToken?: string;
+  clientAuthorization?: string;
 }
 
 interface Target {
@@ -31,6 +35,8 @@ interface Target {
   child: ChildProcess;
   url: string;
   headers: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
   goal?: number;
 }
 
@@ -63,7 +69,15 @@ function cpuOf(child: ChildProcess): Promise<number> {
 
 async function measure(target: Target, duration: number): Promise<Round> {
   const cpuBefore = await cpuOf(target.child);
-  const result = await autocannon({ url: target.url, headers: target.headers, connections, duration, pipelining: 1 });
+  const result = await autocannon({
+    url: target.url,
+    method: target.method ?? 'GET',
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration,
+    pipelining: 1,
+  });
   const cpuAfter = await cpuOf(target.child);
   const requests = result.requests.total;
   return {
@@ -104,6 +118,14 @@ const targets: Target[] = [
     url: `${appBase}/v1/users/me`,
     headers: { 'x-api-key': appServer.ready.apiKey as string, authorization: `Bearer ${appServer.ready.token}` },
     goal: 0.25,
+  },
+  {
+    name: 'refresh grant (Basic + RS256 signature)',
+    child: appServer.child,
+    url: `${appBase}/v1/oauth/token`,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: appServer.ready.clientAuthorization as string },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: appServer.ready.refreshToken as string }).toString(),
   },
 ];
 

@@ -7,6 +7,11 @@ export interface Actor {
    * client that asked for no scope), which the traveler's own rights authorize (Scopes rule 8).
    */
   scopes: ReadonlySet<string> | null;
+  /**
+   * An administrator acting with an unscoped (legacy) token. A scoped token never carries admin rights,
+   * even an administrator's: administrative operations are outside the scope catalog (Scopes rule 7).
+   */
+  isAdmin: boolean;
   tokenId: string | undefined;
   /** Seconds since the epoch. */
   expiresAt: number;

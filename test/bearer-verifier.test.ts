@@ -54,6 +54,9 @@ test.serial('only a token marked legacy is legacy (scopes null); a token without
   now = new Date('2026-11-22T10:00:00Z');
   const { verifier, sign } = await setup();
   t.is((await verifier.verify(await sign({ scope: undefined, legacy: true }))).scopes, null);
+  t.true((await verifier.verify(await sign({ scope: undefined, legacy: true, admin: true, jti: 'ja' }))).isAdmin);
+  t.false((await verifier.verify(await sign({ scope: 'profile.read', admin: true, jti: 'jb' }))).isAdmin, 'a scoped token carries no admin rights');
+  t.false((await verifier.verify(await sign({ scope: undefined, legacy: true, jti: 'jc' }))).isAdmin);
   t.deepEqual([...((await verifier.verify(await sign({ scope: undefined, jti: 'j2' }))).scopes ?? ['?'])], []);
 });
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queryPrepared } from '../db/prepared.js';
 
 export interface UserRow {
   id: string;
@@ -20,8 +21,10 @@ export interface UserRow {
   updated_at: Date;
 }
 
+/** Read for every request with a token: a prepared statement (see core/db/prepared.ts). */
 export async function findUserById(db: Knex, id: string): Promise<UserRow | undefined> {
-  return db('users').where({ id }).first();
+  const [row] = await queryPrepared<UserRow>(db, 'users_by_id', 'SELECT * FROM users WHERE id = $1', [id]);
+  return row;
 }
 
 export async function insertUser(db: Knex, user: { email: string }): Promise<UserRow> {
