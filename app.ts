@@ -10,6 +10,7 @@ import { ApiKeyVerifier } from './authz/api-key-verifier.js';
 import { BearerVerifier } from './authz/bearer-verifier.js';
 import { loadSigningKeys, publicKeySet } from './authz/keys.js';
 import { sweepExpiredOidcModels } from './authz/oidc-adapter.js';
+import { AbuseLimits, type AbusePolicy } from './authz/abuse-limits.js';
 import { accountRoutes } from './authz/account-routes.js';
 import { createAuthorizationServer, resourceServers } from './authz/authorization-server.js';
 import { authorizationRoutes } from './authz/authorization-routes.js';
@@ -56,6 +57,8 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Prefix of rate-limit keys in Redis (tests isolate their runs with it). */
   rateLimitKeyPrefix?: string;
+  /** Limits on unauthenticated sign-in mail and registrations (tests, whose requests share one address). */
+  abusePolicy?: Partial<AbusePolicy>;
   /** Called if the embedded database dies while the service runs. */
   onEmbeddedCrash?(error: Error): void;
 }
@@ -126,7 +129,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware] : [];
 
-    const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users });
+    const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
+    const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits });
     const app = buildHttpApp({
       logger,
       routes,
@@ -175,6 +179,7 @@ function buildAuthorizationServer(deps: {
   mailer: Mailer;
   sms: SmsSender;
   users: UserService;
+  limits: AbuseLimits;
 }): Middleware {
   const { config, db, clock, keys } = deps;
   const resources = resourceServers({ apiResource: config.baseUrl, toolResource: `${config.baseUrl}/v1/mcp` });
@@ -197,9 +202,10 @@ function buildAuthorizationServer(deps: {
   const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources });
   return authorizationRoutes({
     provider,
+    limits: deps.limits,
     tokenExtras: tokenResponseExtras({ db: db.knex, clock, pairwiseIds }),
     pages: [
-      interactionRoutes({ provider, codes, csrf, db: db.knex, clock, resources }).routes() as Middleware,
+      interactionRoutes({ provider, limits: deps.limits, codes, csrf, db: db.knex, clock, resources }).routes() as Middleware,
       accountRoutes({ provider, apps, users: deps.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
     ],
   });

@@ -13,6 +13,8 @@
 import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
 import type Provider from 'oidc-provider';
+import { RateLimitedError } from '../core/errors.js';
+import type { AbuseLimits } from './abuse-limits.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
 import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
 import type { tokenResponseExtras } from './token-endpoint.js';
@@ -24,6 +26,7 @@ const RESUME = /^\/[A-Za-z0-9_-]{10,}$/;
 
 export interface AuthorizationRoutesDeps {
   provider: Provider;
+  limits: AbuseLimits;
   tokenExtras: ReturnType<typeof tokenResponseExtras>;
   /** The sign-in and consent pages, the connected apps page and API. */
   pages: Middleware[];
@@ -33,7 +36,7 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
   const provider = compose(deps.provider.middleware) as Middleware;
   const authorize = compose([checkAuthorizationRequest(deps.provider), provider]) as Middleware;
   const token = compose([jsonRefreshBody, deps.tokenExtras, provider]) as Middleware;
-  const register = compose([registrationCors, provider]) as Middleware;
+  const register = compose([registrationCors, registrationLimit(deps.limits), provider]) as Middleware;
   const pages = compose(deps.pages) as Middleware;
 
   return function authorizationServer(ctx: Context, next: Next) {
@@ -56,6 +59,22 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
 
 function isAuthorizationRequest(ctx: Context): boolean {
   return ctx.method === 'GET' && (ctx.query.response_type !== undefined || ctx.query.client_id !== undefined);
+}
+
+function registrationLimit(limits: AbuseLimits) {
+  return async function limitRegistrations(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method !== 'POST') return next();
+    try {
+      await limits.registration(ctx.ip);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error;
+      ctx.status = 429;
+      ctx.set('Retry-After', String(error.retryAfterSeconds));
+      ctx.body = { error: 'too_many_requests', error_description: error.message };
+      return;
+    }
+    return next();
+  };
 }
 
 /** Registration is open to browser-based agents too: any origin may register, without credentials. */

@@ -19,6 +19,7 @@ import { scopesToOffer } from '../core/scope-requests.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
 import type { Knex } from 'knex';
+import type { AbuseLimits } from './abuse-limits.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { ALL_SCOPES_DECLINED } from './authorization-server.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
@@ -29,6 +30,7 @@ import { codePage, consentPage, emailPage } from './pages/sign-in-pages.js';
 
 export interface InteractionDeps {
   provider: Provider;
+  limits: AbuseLimits;
   codes: SignInCodes;
   csrf: CsrfTokens;
   db: Knex;
@@ -125,6 +127,13 @@ class InteractionPages {
     const email = Email.safeParse(raw);
     if (!email.success) return this.#emailForm(ctx, { status: 400, email: raw, error: 'Enter your e-mail address, like name@example.com.' });
     try {
+      await this.deps.limits.signInCode(email.data, ctx.ip);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error;
+      ctx.set('Retry-After', String(error.retryAfterSeconds));
+      return this.#emailForm(ctx, { status: 429, email: raw, error: error.message });
+    }
+    try {
       const sent = await this.deps.codes.start(interaction.uid, email.data);
       return this.#codeForm(ctx, sent);
     } catch (error) {
@@ -153,6 +162,8 @@ class InteractionPages {
   async resend(ctx: Context): Promise<void> {
     const { interaction } = ctx.state.attempt as AttemptState;
     try {
+      const pending = await this.deps.codes.pending(interaction.uid);
+      if (pending) await this.deps.limits.signInCode(pending.email, ctx.ip);
       const sent = await this.deps.codes.resend(interaction.uid);
       return this.#codeForm(ctx, sent, undefined, 'We sent you a new code.');
     } catch (error) {

@@ -87,7 +87,7 @@ test('a refresh never widens the scopes, even after the traveler grants more to 
 });
 
 test('Connected apps: a toggle takes effect at the next refresh; every scope off makes it invalid_scope; revoke makes it invalid_grant', async (t) => {
-  const { partner, browser, refreshToken } = await signedInPartner('profile.read passengers.read');
+  const { partner, client, browser, refreshToken, tokens } = await signedInPartner('profile.read passengers.read');
   const apps = await openApps(browser);
   t.regex(apps.html, /Test Air/);
   t.regex(apps.html, /value="passengers\.read" checked/);
@@ -115,6 +115,12 @@ test('Connected apps: a toggle takes effect at the next refresh; every scope off
   t.is((await jsonOf(afterRevoke)).error, 'invalid_grant');
   const rows = await running.service.db.knex('oidc_models').where({ client_id: partner.clientId }).whereNot({ kind: 'Client' }).whereIn('kind', ['Grant', 'RefreshToken']);
   t.is(rows.length, 0, 'the grant and its refresh tokens are gone');
+
+  // Connecting again starts from scratch: consent is asked again, and the pairwise id is a new one.
+  const again = await authorize(running, client, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', browser, traveler: { email: 'unused@example.com' } });
+  t.deepEqual(again.outcome.offered, ['profile.read']);
+  t.truthy(again.tokens.svc_guid);
+  t.not(again.tokens.svc_guid, tokens.svc_guid);
 });
 
 test('the Connected apps API: list, toggle and revoke on the first-party session; nothing without it', async (t) => {

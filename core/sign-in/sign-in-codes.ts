@@ -21,6 +21,8 @@ export const RESEND_INTERVAL_SECONDS = 60;
 /** Where the code went: the e-mail address, or the traveler's verified phone when they chose SMS. */
 export interface CodeSent {
   digits: number;
+  /** The traveler's address (the attempt's identity, whichever channel the code went by). */
+  email: string;
   channel: 'email' | 'sms';
   /** Shown to the traveler: the address, or the phone's last digits. */
   sentTo: string;
@@ -81,7 +83,7 @@ export class SignInCodes {
     const row: CodeRow | undefined = await this.#db('sign_in_codes').where({ attempt_id: attemptId }).first();
     if (!row) return undefined;
     const phone = this.#smsPhone(await this.#traveler(row.email));
-    return phone ? smsSent(row.digits, phone) : { digits: row.digits, channel: 'email', sentTo: row.email };
+    return phone ? smsSent(row.digits, row.email, phone) : { digits: row.digits, email: row.email, channel: 'email', sentTo: row.email };
   }
 
   async #traveler(address: string): Promise<TravelerContact | undefined> {
@@ -160,7 +162,7 @@ export class SignInCodes {
       await this.#db('sign_in_codes').where({ attempt_id: attemptId }).update({ sent_at: new Date(0) });
       throw error;
     }
-    return phone ? smsSent(digits, phone) : { digits, channel: 'email', sentTo: email };
+    return phone ? smsSent(digits, email, phone) : { digits, email, channel: 'email', sentTo: email };
   }
 
   async #tooSoon(attemptId: string, now: Date): Promise<RateLimitedError> {
@@ -207,8 +209,8 @@ interface TravelerContact {
   sms_sign_in: boolean;
 }
 
-function smsSent(digits: number, phone: string): CodeSent {
-  return { digits, channel: 'sms', sentTo: `your phone ending in ${phone.slice(-2)}` };
+function smsSent(digits: number, email: string, phone: string): CodeSent {
+  return { digits, email, channel: 'sms', sentTo: `your phone ending in ${phone.slice(-2)}` };
 }
 
 function newCode(digits: number): string {
