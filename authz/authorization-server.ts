@@ -11,8 +11,7 @@ import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import { redirectUriProblem } from '../core/oauth/client-rules.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES } from '../core/scopes.js';
-import type { UserRow } from '../core/users/store.js';
-import { findUserById } from '../core/users/store.js';
+import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { findGrantId } from './grants.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
@@ -205,9 +204,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
     enabledJWA: { idTokenSigningAlgValues: ['RS256'] },
     discovery: { service_documentation: `${deps.authUrl}/docs` },
   };
-  const provider = new Provider(deps.authUrl, configuration);
-  // The parent app hands the provider its requests; the provider trusts the same proxy headers.
-  return provider;
+  return new Provider(deps.authUrl, configuration);
 }
 
 function account(user: UserRow) {

@@ -8,6 +8,7 @@
  * pushed into someone else's browser, goes nowhere.
  */
 import Router from '@koa/router';
+import type { Knex } from 'knex';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type Provider from 'oidc-provider';
@@ -18,7 +19,6 @@ import { DomainError, RateLimitedError, ValidationError } from '../core/errors.j
 import { scopesToOffer } from '../core/scope-requests.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
-import type { Knex } from 'knex';
 import type { AbuseLimits } from './abuse-limits.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { ALL_SCOPES_DECLINED } from './authorization-server.js';
@@ -82,7 +82,6 @@ function attempt(deps: InteractionDeps, options: { csrf?: boolean } = {}): Middl
     if (interaction.uid !== uid) return expired(ctx);
     const binding = ctx.cookies.get('_interaction', { signed: true }) ?? '';
     if (options.csrf && !deps.csrf.verify(uid, binding, (ctx.request.body as Record<string, unknown> | undefined)?.csrf)) {
-      ctx.status = 403;
       return answerOAuthError(
         ctx,
         403,
