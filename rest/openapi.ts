@@ -57,8 +57,8 @@ export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo): JsonOb
           flows: {
             authorizationCode: {
               authorizationUrl: `${info.authUrl}/`,
-              tokenUrl: `${info.serverUrl}/v1/oauth/token`,
-              refreshUrl: `${info.serverUrl}/v1/oauth/token`,
+              tokenUrl: `${info.authUrl}/v1/oauth/token`,
+              refreshUrl: `${info.authUrl}/v1/oauth/token`,
               scopes: SCOPES,
             },
           },

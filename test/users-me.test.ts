@@ -1,7 +1,8 @@
 /**
  * A traveler route end to end: the partner's key and the traveler's token, verified locally (signature,
  * issuer, audience, expiry), the route's scope, and the OAuth challenges when any of them fails.
- * Tokens are signed here with the service's own key set, as its authorization server will sign them.
+ * Tokens are signed here with the service's own key set, as its authorization server signs them, to reach
+ * cases the real flow cannot (expired, foreign issuer); the oauth-* tests use tokens from the flow itself.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -117,7 +118,7 @@ test('the OpenAPI document shows both schemes and the route\'s scope', async (t)
   const operation = doc.paths['/v1/users/me'].get;
   t.deepEqual(operation.security, [{ ApiKey: [], OAuth2: ['profile.read'] }]);
   const flow = doc.components.securitySchemes.OAuth2.flows.authorizationCode;
-  t.is(flow.tokenUrl, `${running.config.baseUrl}/v1/oauth/token`);
+  t.is(flow.tokenUrl, `${running.config.authUrl}/v1/oauth/token`);
   t.deepEqual(Object.keys(flow.scopes).length, 10);
   t.truthy(doc.components.schemas.User);
   t.truthy(doc.components.schemas.OAuthErrorResponse);
