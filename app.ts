@@ -94,13 +94,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await seedReferenceData(db.knex);
     redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
 
-    const keys = await loadSigningKeys({
-      jwksPath: config.jwksPath,
-      cookieKeys: config.cookieKeys,
-      dataEncryptionKeys: config.dataEncryptionKeys,
-      dataDir: config.dataDir,
-      production: config.env === 'production',
-    });
+    const keys = await loadSigningKeys({ ...config, production: config.env === 'production' });
     const secrets = new SecretBox(keys.dataEncryptionKeys);
     const partners = new PartnerService(db.knex);
     const partnerClients = new PartnerClientRegistry({ db: db.knex, clock, secrets, partners });

@@ -136,7 +136,10 @@ class InteractionPages {
       const sent = await this.deps.codes.start(interaction.uid, email.data);
       return this.#codeForm(ctx, sent);
     } catch (error) {
+      // Asked again within the minute: the code already sent still works.
       if (error instanceof RateLimitedError) return this.#codeForm(ctx, await this.#pending(ctx), error);
+      // The mail could not go out: say so on the form, so the traveler can try again.
+      if (error instanceof DomainError) return this.#emailForm(ctx, { status: statusOf(error), email: raw, error: error.message });
       throw error;
     }
   }
@@ -278,6 +281,7 @@ function statusOf(error: DomainError): number {
   if (error instanceof ValidationError) return 400;
   if (error instanceof RateLimitedError) return 429;
   if (error.kind === 'gone') return 410;
+  if (error.kind === 'provider_unavailable') return 503;
   return 400;
 }
 

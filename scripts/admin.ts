@@ -39,13 +39,7 @@ async function main(argv: string[]): Promise<AdminReply> {
     await migrateToLatest(db.knex, config.databaseUrl);
     await seedReferenceData(db.knex);
     const partners = new PartnerService(db.knex);
-    const keys = await loadSigningKeys({
-      jwksPath: config.jwksPath,
-      cookieKeys: config.cookieKeys,
-      dataEncryptionKeys: config.dataEncryptionKeys,
-      dataDir: config.dataDir,
-      production: config.env === 'production',
-    });
+    const keys = await loadSigningKeys({ ...config, production: config.env === 'production' });
     const clients = new PartnerClientRegistry({ db: db.knex, clock: systemClock, secrets: new SecretBox(keys.dataEncryptionKeys), partners });
     return { ok: true, result: await runAdminCommand(argv, { partners, clients }) };
   } catch (error) {

@@ -98,3 +98,22 @@ function codeAction(page: Page): URL {
   const action = formActions(page.html).find((candidate) => candidate.endsWith('/code'));
   return new URL(action as string, page.url);
 }
+
+test('when the mail cannot go out, the e-mail page says so and the traveler can try again', async (t) => {
+  const broken = await startService({ SANDBOX_URL: 'http://127.0.0.1:9/sandbox' });
+  try {
+    const agent = await registerPublicClient(broken);
+    const authorization = await startAuthorization(agent, 'http://localhost:53682/callback', 'profile.read');
+    const browser = new TestBrowser(new URL(broken.config.authUrl).origin);
+    const page = await browser.open(authorization.url.href);
+    if (!isPage(page)) return t.fail();
+    const failed = await browser.submit(page, '/email', { email: uniqueEmail() });
+    t.true(isPage(failed));
+    if (!isPage(failed)) return;
+    t.is(failed.status, 503);
+    t.regex(failed.html, /could not be sent just now/);
+    t.regex(failed.html, /name="email"/, 'the form is there to try again');
+  } finally {
+    await broken.close();
+  }
+});
