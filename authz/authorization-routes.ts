@@ -17,8 +17,7 @@ import { RateLimitedError } from '../core/errors.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
 import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
-import type { tokenResponseExtras } from './token-endpoint.js';
-import { jsonRefreshBody, TOKEN_PATH } from './token-endpoint.js';
+import { jsonRefreshBody, TOKEN_PATH, type tokenResponseExtras } from './token-endpoint.js';
 
 const REGISTRATION_PATH = '/v1/oauth/register';
 const PROVIDER_DOCUMENTS = new Set(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']);
@@ -52,9 +51,13 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
       return;
     }
     if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return provider(ctx, next);
-    if (path.startsWith('/interaction/') || path.startsWith('/account') || path.startsWith('/v1/apps')) return pages(ctx, next);
+    if (path.startsWith('/interaction/') || within(path, '/account') || within(path, '/v1/apps')) return pages(ctx, next);
     return next();
   };
+}
+
+function within(path: string, base: string): boolean {
+  return path === base || path.startsWith(`${base}/`);
 }
 
 function isAuthorizationRequest(ctx: Context): boolean {

@@ -75,7 +75,7 @@ export function tokenResponseExtras(deps: { db: Knex; clock: Clock; pairwiseIds:
       const accountId = oidc.entities.AuthorizationCode?.accountId;
       if (accountId) body.svc_guid = await deps.pairwiseIds.guidFor(accountId, clientId);
     }
-    if (clientId) await extendDynamicClient(deps.db, deps.clock, clientId);
+    if (clientId && !oidc.client?.['partner_id']) await extendDynamicClient(deps.db, deps.clock, clientId);
   };
 }
 
