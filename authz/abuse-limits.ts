@@ -17,19 +17,24 @@ export interface Limit {
 }
 
 export interface AbusePolicy {
+  /** Codes to one e-mail address asked from one network. */
   signInCodesPerAddress: Limit;
+  /** Codes to one e-mail address from anywhere: looser, against a flood from many networks. */
+  signInCodesPerAddressOverall: Limit;
   signInCodesPerClient: Limit;
   registrationsPerClient: Limit;
 }
 
 export const DEFAULT_ABUSE_POLICY: AbusePolicy = {
   signInCodesPerAddress: { points: 10, duration: 3600 },
+  signInCodesPerAddressOverall: { points: 50, duration: 3600 },
   signInCodesPerClient: { points: 30, duration: 900 },
   registrationsPerClient: { points: 20, duration: 3600 },
 };
 
 export class AbuseLimits {
   readonly #perAddress: RateLimiterAbstract;
+  readonly #perAddressOverall: RateLimiterAbstract;
   readonly #perClient: RateLimiterAbstract;
   readonly #registrations: RateLimiterAbstract;
 
@@ -37,14 +42,22 @@ export class AbuseLimits {
     const prefix = options.keyPrefix ?? 'usage';
     const policy = { ...DEFAULT_ABUSE_POLICY, ...options.policy };
     this.#perAddress = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address`, ...policy.signInCodesPerAddress });
+    this.#perAddressOverall = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address-all`, ...policy.signInCodesPerAddressOverall });
     this.#perClient = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-client`, ...policy.signInCodesPerClient });
     this.#registrations = counter({ redis: options.redis, keyPrefix: `${prefix}:registrations`, ...policy.registrationsPerClient });
   }
 
-  /** Counts one sign-in code about to be sent to `email` at the request of `clientAddress`. */
+  /**
+   * Counts one sign-in code about to be sent to `email` at the request of `clientAddress`. The network
+   * is counted first, and the strict count per address is per network too, so that a stranger cannot
+   * use up a traveler's own budget and lock them out; a looser count per address bounds the rest.
+   */
   async signInCode(email: string, clientAddress: string): Promise<void> {
-    await take(this.#perAddress, email.trim().toLowerCase(), (wait) => `Too many sign-in codes were sent to this address: try again in ${minutes(wait)}.`);
+    const address = email.trim().toLowerCase();
     await take(this.#perClient, clientAddress, (wait) => `Too many sign-in codes were requested from your network: try again in ${minutes(wait)}.`);
+    const tooMany = (wait: number) => `Too many sign-in codes were sent to this address: try again in ${minutes(wait)}.`;
+    await take(this.#perAddress, `${address} ${clientAddress}`, tooMany);
+    await take(this.#perAddressOverall, address, tooMany);
   }
 
   async registration(clientAddress: string): Promise<void> {

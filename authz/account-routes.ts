@@ -43,9 +43,8 @@ export function accountRoutes(deps: AccountDeps): Router {
 
   router.get('/account', (ctx) => ctx.redirect('/account/apps'));
   router.get('/account/signed-in', (ctx) => {
-    if (ctx.query.error) {
-      return answerOAuthError(ctx, 400, String(ctx.query.error), String(ctx.query.error_description ?? 'The sign-in did not complete.'));
-    }
+    // What the URL says is not shown: anyone can write a link to this page.
+    if (ctx.query.error) return answerOAuthError(ctx, 400, 'sign_in_incomplete', 'The sign-in did not complete. Open the Connected apps page again to start over.');
     ctx.status = 303;
     ctx.redirect('/account/apps');
   });

@@ -3,7 +3,7 @@
  * unknown scope values answer 400 `invalid_scope` (the library would drop them silently); a request
  * without any of the ten scopes asks, for a dynamically registered client, for all ten, and for a
  * pre-registered partner client keeps the legacy behaviour: no scope set, no consent screen (it is
- * given `openid`, so that the traveler's grant is not empty).
+ * given `openid`, so that the traveler's grant is not empty). The code always comes back in the query.
  */
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
@@ -16,6 +16,10 @@ export function checkAuthorizationRequest(provider: Provider) {
     const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
     // Without a known client the library answers (invalid_client) and nothing is redirected anywhere.
     if (!client) return next();
+    const mode = ctx.query.response_mode;
+    if (mode !== undefined && mode !== 'query') {
+      return answerOAuthError(ctx, 400, 'invalid_request', 'The code comes back in the redirect’s query: omit response_mode, or send response_mode=query.');
+    }
     const scope = ctx.query.scope;
     if (scope !== undefined && typeof scope !== 'string') {
       return answerOAuthError(ctx, 400, 'invalid_request', 'Send `scope` once, as space-separated values.');

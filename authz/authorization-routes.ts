@@ -20,6 +20,7 @@ import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
 import { jsonRefreshBody, TOKEN_PATH, type tokenResponseExtras } from './token-endpoint.js';
 
 const REGISTRATION_PATH = '/v1/oauth/register';
+const REVOCATION_PATH = '/v1/oauth/revoke';
 const PROVIDER_DOCUMENTS = new Set(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']);
 const RESUME = /^\/[A-Za-z0-9_-]{10,}$/;
 
@@ -41,9 +42,13 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
   return function authorizationServer(ctx: Context, next: Next) {
     const { path } = ctx;
     if (path === '/') return isAuthorizationRequest(ctx) ? authorize(ctx, next) : next();
-    if (path === TOKEN_PATH) return token(ctx, next);
-    if (path === REGISTRATION_PATH) return register(ctx, next);
-    if (path.startsWith('/v1/oauth/') || PROVIDER_DOCUMENTS.has(path)) return provider(ctx, next);
+    // The library's router ignores case and a trailing slash: so does this dispatch, or `/v1/oauth/TOKEN/`
+    // would reach the library without the token endpoint's own steps. Other /v1/oauth paths are not ours.
+    const normalized = path.toLowerCase().replace(/\/$/, '');
+    if (normalized === TOKEN_PATH) return token(ctx, next);
+    if (normalized === REGISTRATION_PATH) return register(ctx, next);
+    if (normalized === REVOCATION_PATH || PROVIDER_DOCUMENTS.has(normalized)) return provider(ctx, next);
+    if (normalized.startsWith('/v1/oauth/')) return next();
     if ((path === STYLESHEET_PATH || path === ICON_PATH) && ctx.method === 'GET') {
       ctx.set('Cache-Control', 'public, max-age=3600');
       ctx.type = path === ICON_PATH ? 'image/svg+xml' : 'text/css';

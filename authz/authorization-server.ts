@@ -10,10 +10,10 @@ import Provider, { errors, interactionPolicy, type Configuration, type KoaContex
 import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import { redirectUriProblem } from '../core/oauth/client-rules.js';
-import { IDENTITY_SCOPES, SCOPE_NAMES } from '../core/scopes.js';
+import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
-import { findGrantId } from './grants.js';
+import { declinedScopes, encounteredScopes, findGrantId } from './grants.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { renderAuthorizationError } from './pages/error-page.js';
 
@@ -104,11 +104,21 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       if (!accountId) return undefined;
       const user = ctx.oidc.account ? (ctx.oidc.account as unknown as { user: UserRow }).user : await findUserById(deps.db, accountId);
       if (!user) return undefined;
-      const scopes = typeof token.scope === 'string' ? token.scope.split(' ') : [];
-      const client = ctx.oidc.client;
-      // Scopes rule 8: a partner client that asked for none of the ten holds a legacy grant, authorized
-      // by the traveler's own rights; the claim says so, so that an empty scope is never read as legacy.
-      const legacy = Boolean(client?.['partner_id']) && !scopes.some((scope) => TEN.has(scope));
+      const carried = typeof token.scope === 'string' ? token.scope.split(' ').filter((scope) => TEN.has(scope)) : [];
+      let legacy = false;
+      if (carried.length === 0) {
+        // Scopes rule 8: a legacy grant (a partner client's, which never involved any of the ten) is
+        // authorized by the traveler's own rights, and the token says so. Any other token without one
+        // of the ten means the traveler turned off or declined everything: there is no consent left.
+        const grant = ctx.oidc.entities.Grant;
+        legacy = Boolean(ctx.oidc.client?.['partner_id']) && (!grant || encounteredScopes(grant).size === 0);
+        if (!legacy) {
+          throw new errors.InvalidScope(
+            'the traveler has turned off every permission this app had: send them through the authorization flow again',
+            '',
+          );
+        }
+      }
       return {
         'custom:user_id': user.id,
         email: user.email,
@@ -222,27 +232,43 @@ function account(user: UserRow) {
   };
 }
 
-/** The reason of the consent prompt when every scope the request names was declined before (rule 5). */
-export const ALL_SCOPES_DECLINED = 'all_scopes_declined';
+/** Reasons of the consent prompt that end the request with 400 `invalid_scope` (our consent handler answers). */
+export const REFUSED_SCOPE_REQUESTS = {
+  /** Every scope the request names was declined before (rule 5). */
+  allDeclined: 'all_scopes_declined',
+  /**
+   * A partner client asks for no scope (legacy, rule 8), but the traveler has already decided on
+   * scopes for it: legacy rights would override those decisions, so the client must name its scopes.
+   */
+  legacyOnScopedGrant: 'legacy_request_on_scoped_grant',
+} as const;
 
 /**
- * The library's prompts (login, then consent), with one check of ours in front of consent: a request
- * whose scopes were all declined before must end in 400 `invalid_scope`, which our consent handler
- * answers, instead of the library's redirect with `access_denied`.
+ * The library's prompts (login, then consent), with two checks of ours in front of consent, for requests
+ * that must end in 400 `invalid_scope` instead of a code (or the library's redirect with
+ * `access_denied`). With `prompt=none` the library redirects with their error, `invalid_scope`.
  */
 function consentPolicy() {
   const policy = interactionPolicy.base();
   const consent = policy.get('consent');
+  const { Check } = interactionPolicy;
+  const requestedTen = (ctx: KoaContextWithOIDC) => [...ctx.oidc.requestParamScopes].filter((scope) => TEN.has(scope));
   consent?.checks.add(
-    new interactionPolicy.Check(ALL_SCOPES_DECLINED, 'every requested scope was declined before', (ctx) => {
-      const requested = [...ctx.oidc.requestParamScopes].filter((scope) => TEN.has(scope));
-      if (requested.length === 0) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      const declined = new Set(ctx.oidc.grant?.getRejectedOIDCScope().split(' '));
-      return requested.every((scope) => declined.has(scope))
-        ? interactionPolicy.Check.REQUEST_PROMPT
-        : interactionPolicy.Check.NO_NEED_TO_PROMPT;
+    new Check(REFUSED_SCOPE_REQUESTS.allDeclined, 'every requested scope was declined before', 'invalid_scope', (ctx) => {
+      const requested = requestedTen(ctx);
+      const declined = ctx.oidc.grant ? declinedScopes(ctx.oidc.grant) : new Set<string>();
+      const refused = requested.length > 0 && requested.every((scope) => declined.has(scope as Scope));
+      return refused ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
     }),
     0,
+  );
+  consent?.checks.add(
+    new Check(REFUSED_SCOPE_REQUESTS.legacyOnScopedGrant, 'the traveler decided on scopes for this client', 'invalid_scope', (ctx) => {
+      const legacyRequest = Boolean(ctx.oidc.client?.['partner_id']) && requestedTen(ctx).length === 0;
+      const scoped = ctx.oidc.grant ? encounteredScopes(ctx.oidc.grant).size > 0 : false;
+      return legacyRequest && scoped ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
+    }),
+    1,
   );
   return policy;
 }

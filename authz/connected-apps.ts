@@ -56,6 +56,7 @@ export class ConnectedApps {
   }
 
   async revoke(accountId: string, clientId: string): Promise<void> {
+    if (clientId === ACCOUNT_CLIENT_ID) throw notConnected(clientId);
     await this.deps.db.transaction(async (trx) => {
       const grants = trx('oidc_models').select('id').where({ kind: 'Grant', account_id: accountId, client_id: clientId });
       const ended = await trx('oidc_models').whereIn('grant_id', grants).delete();

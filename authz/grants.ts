@@ -30,6 +30,11 @@ export function declinedScopes(grant: Grant): Set<Scope> {
   return new Set(grant.getRejectedOIDCScope().split(' ').filter((scope): scope is Scope => TEN.has(scope)));
 }
 
+/** Every scope of the ten the traveler has decided on for this client, either way. */
+export function encounteredScopes(grant: Grant): Set<Scope> {
+  return new Set([...grantedScopes(grant), ...declinedScopes(grant)]);
+}
+
 /** The library's stored shape of declined scopes, which it can add to but not take from. */
 interface Rejected {
   openid?: { scope?: string };

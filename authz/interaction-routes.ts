@@ -21,7 +21,7 @@ import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
-import { ALL_SCOPES_DECLINED } from './authorization-server.js';
+import { REFUSED_SCOPE_REQUESTS } from './authorization-server.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { answerOAuthError } from './pages/error-page.js';
@@ -55,6 +55,18 @@ export function interactionRoutes(deps: InteractionDeps): Router {
   router.post('/consent', form, attempt(deps, { csrf: true }), (ctx) => pages.allow(ctx));
   router.post('/deny', form, attempt(deps, { csrf: true }), (ctx) => pages.deny(ctx));
   return router;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+interface DecisionInputs {
+  grant: Grant;
+  /** The scopes of the ten the request names. */
+  requested: Scope[];
+  /** What the consent page asks: requested, not decided before. */
+  offer: Scope[];
+  /** Identity scopes the request names (never asked). */
+  identity: string[];
 }
 
 interface AttemptState {
@@ -178,15 +190,14 @@ class InteractionPages {
     const { interaction } = ctx.state.attempt as AttemptState;
     if (interaction.prompt.name !== 'consent') return this.show(ctx);
     const ticked = new Set(fields(ctx, 'scope'));
-    const { grant, requested, offer, identity } = await this.#decisionInputs(interaction);
-    const allowed = offer.filter((scope) => ticked.has(scope));
-    approve(grant, [...identity, ...allowed], this.deps.resources);
-    decline(
-      grant,
-      offer.filter((scope) => !ticked.has(scope)),
-      this.deps.resources,
-    );
-    const grantId = await grant.save();
+    const { grant, grantId, requested } = await this.#decide(interaction, ({ grant, offer, identity }) => {
+      approve(grant, [...identity, ...offer.filter((scope) => ticked.has(scope))], this.deps.resources);
+      decline(
+        grant,
+        offer.filter((scope) => !ticked.has(scope)),
+        this.deps.resources,
+      );
+    });
     // Declines are saved first: they are remembered even when nothing is left to authorize (rule 4).
     const granted = grantedScopes(grant);
     if (requested.length > 0 && !requested.some((scope) => granted.has(scope))) return allDeclined(ctx);
@@ -204,11 +215,20 @@ class InteractionPages {
   /** Shows the consent page, or completes consent at once when there is nothing to ask (rules 1, 3, 4, 8). */
   async #consent(ctx: Context): Promise<void> {
     const { interaction, csrfToken, clientName, unverifiedHost } = ctx.state.attempt as AttemptState;
-    if (interaction.prompt.reasons.includes(ALL_SCOPES_DECLINED)) return allDeclined(ctx);
-    const { grant, offer, identity } = await this.#decisionInputs(interaction);
+    const { reasons } = interaction.prompt;
+    if (reasons.includes(REFUSED_SCOPE_REQUESTS.allDeclined)) return allDeclined(ctx);
+    if (reasons.includes(REFUSED_SCOPE_REQUESTS.legacyOnScopedGrant)) {
+      return answerOAuthError(
+        ctx,
+        400,
+        'invalid_scope',
+        'The traveler has already chosen which permissions this app gets: the app must name the scopes it asks for.',
+      );
+    }
+    const { offer } = await this.#decisionInputs(interaction);
     if (offer.length === 0) {
-      approve(grant, identity, this.deps.resources);
-      return this.#finishConsent(ctx, await grant.save());
+      const { grantId } = await this.#decide(interaction, ({ grant, identity }) => approve(grant, identity, this.deps.resources));
+      return this.#finishConsent(ctx, grantId);
     }
     const base = `/interaction/${interaction.uid}`;
     ctx.body = consentPage({ action: `${base}/consent`, denyAction: `${base}/deny`, csrfToken, clientName, scopes: offer, unverifiedHost });
@@ -219,8 +239,25 @@ class InteractionPages {
     return redirect(ctx, returnTo);
   }
 
+  /**
+   * Applies the traveler's decision to their grant for this client and saves it. There is one grant per
+   * traveler and client (a unique index): if another request (a second tab) created it meanwhile, the
+   * decision is applied again to that one.
+   */
+  async #decide(interaction: Interaction, apply: (inputs: DecisionInputs) => void): Promise<DecisionInputs & { grantId: string }> {
+    for (let attempt = 0; ; attempt++) {
+      const inputs = await this.#decisionInputs(interaction);
+      apply(inputs);
+      try {
+        return { ...inputs, grantId: await inputs.grant.save() };
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION || attempt > 0) throw error;
+      }
+    }
+  }
+
   /** The traveler's grant for this client (a new one if none), what the request names, and what to ask. */
-  async #decisionInputs(interaction: Interaction): Promise<{ grant: Grant; requested: Scope[]; offer: Scope[]; identity: string[] }> {
+  async #decisionInputs(interaction: Interaction): Promise<DecisionInputs> {
     const accountId = interaction.session?.accountId as string;
     const clientId = String(interaction.params.client_id);
     const { Grant } = this.deps.provider;

@@ -2,8 +2,7 @@
  * What the token endpoint does beyond oidc-provider:
  * - the refresh grant also accepted as a JSON body (the specification's clients send it so);
  * - on the code exchange, `svc_guid`: the traveler's pairwise id for this client;
- * - on refresh, a new access token only (the refresh token is never rotated, so it is not echoed), and
- *   400 `invalid_scope` when the traveler has turned off every scope the grant carried (no consent left);
+ * - on refresh, a new access token only (the refresh token is never rotated, so it is not echoed);
  * - every successful exchange keeps a dynamically registered client alive for another 30 days.
  */
 import { Readable } from 'node:stream';
@@ -11,13 +10,11 @@ import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
-import { SCOPE_NAMES } from '../core/scopes.js';
 import type { PairwiseIds } from '../core/users/pairwise-ids.js';
 import { extendDynamicClient } from './oidc-adapter.js';
 
 export const TOKEN_PATH = '/v1/oauth/token';
 const JSON_LIMIT_BYTES = 16 * 1024;
-const TEN = new Set<string>(SCOPE_NAMES);
 
 /**
  * Re-presents a JSON refresh request as the form the library reads. Only the refresh grant: the code
@@ -55,21 +52,21 @@ export function tokenResponseExtras(deps: { db: Knex; clock: Clock; pairwiseIds:
     await next();
     const oidc = (ctx as KoaContextWithOIDC).oidc;
     const body = ctx.body as Record<string, unknown> | undefined;
-    if (ctx.status !== 200 || !oidc || !body || typeof body !== 'object') return;
+    if (!oidc || !body || typeof body !== 'object') return;
+    if (ctx.status === 401 && body.error === 'invalid_client' && oidc.client?.clientAuthMethod === 'none' && /^Basic /i.test(ctx.get('authorization'))) {
+      // The specification's answer to Basic credentials on a client not registered for them.
+      ctx.status = 400;
+      ctx.remove('WWW-Authenticate');
+      body.error_description = 'this client is public (token_endpoint_auth_method none): send client_id in the body, without Basic credentials';
+      return;
+    }
+    if (ctx.status !== 200) return;
     const clientId = oidc.client?.clientId;
     const grantType = oidc.params?.grant_type;
     if (grantType === 'refresh_token') {
-      const carried = (oidc.entities.RefreshToken?.scope ?? '').split(' ').filter((scope) => TEN.has(scope));
-      const now = String(body.scope ?? '').split(' ').filter((scope) => TEN.has(scope));
-      if (carried.length > 0 && now.length === 0) {
-        return oauthError(
-          ctx,
-          400,
-          'invalid_scope',
-          'The traveler has turned off every permission this app had: send them through the authorization flow again.',
-        );
-      }
+      // A new access token only: the refresh token is not rotated, and identity claims came with the code.
       delete body.refresh_token;
+      delete body.id_token;
     }
     if (grantType === 'authorization_code' && clientId) {
       const accountId = oidc.entities.AuthorizationCode?.accountId;
@@ -81,7 +78,8 @@ export function tokenResponseExtras(deps: { db: Knex; clock: Clock; pairwiseIds:
 
 function oauthError(ctx: Context, status: number, error: string, description: string): void {
   ctx.status = status;
-  ctx.set('Cache-Control', 'no-store');
+  // Answered before the client is known: readable from any origin (it holds nothing secret).
+  ctx.set({ 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' });
   ctx.body = { error, error_description: description };
 }
 

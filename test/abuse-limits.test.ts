@@ -7,7 +7,9 @@ import test from 'ava';
 import { isPage, TestBrowser } from './helpers/browser.js';
 import { jsonOf } from './helpers/http.js';
 import { registerPublicClient, startAuthorization, uniqueEmail } from './helpers/oauth.js';
-import { startService, type RunningService } from './helpers/service.js';
+import { AbuseLimits } from '../authz/abuse-limits.js';
+import { RateLimitedError } from '../core/errors.js';
+import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
 
@@ -17,7 +19,7 @@ test.before(async () => {
     {
       abusePolicy: {
         signInCodesPerAddress: { points: 3, duration: 3600 },
-        signInCodesPerClient: { points: 5, duration: 900 },
+        signInCodesPerClient: { points: 6, duration: 900 },
         registrationsPerClient: { points: 3, duration: 3600 },
       },
     },
@@ -49,7 +51,7 @@ test.serial('sign-in codes: at most N per address, then per client address; 429 
   t.truthy(latest);
   t.is(older.length, 2, 'no fourth mail went out');
 
-  // Other addresses use up the per-client budget of 5 (the refused attempt above did not count).
+  // Other addresses use up the per-network budget of 6 (the refused attempt above counted there).
   t.is((await askForCode(uniqueEmail(), agent)).status, 200);
   t.is((await askForCode(uniqueEmail(), agent)).status, 200);
   const network = await askForCode(uniqueEmail(), agent);
@@ -73,4 +75,22 @@ test.serial('open registration: at most N per client address', async (t) => {
   const body = await jsonOf(refused);
   t.is(body.error, 'too_many_requests');
   t.regex(body.error_description, /reuse a registration/);
+});
+
+test('a stranger cannot use up a traveler’s sign-in budget from another network; a flood from many networks is still bounded', async (t) => {
+  const limits = new AbuseLimits({
+    keyPrefix: uniquePrefix(),
+    policy: {
+      signInCodesPerAddress: { points: 2, duration: 3600 },
+      signInCodesPerAddressOverall: { points: 3, duration: 3600 },
+      signInCodesPerClient: { points: 100, duration: 900 },
+    },
+  });
+  const email = uniqueEmail();
+  await limits.signInCode(email, '203.0.113.7');
+  await limits.signInCode(email, '203.0.113.7');
+  await t.throwsAsync(limits.signInCode(email, '203.0.113.7'), { instanceOf: RateLimitedError, message: /sent to this address/ });
+  await t.notThrowsAsync(limits.signInCode(email, '198.51.100.20'), "the traveler's own network still gets a code");
+  await t.throwsAsync(limits.signInCode(email, '192.0.2.99'), { instanceOf: RateLimitedError }, 'three codes an hour overall');
+  await t.notThrowsAsync(limits.signInCode(uniqueEmail(), '192.0.2.99'));
 });

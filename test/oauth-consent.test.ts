@@ -7,7 +7,7 @@ import test from 'ava';
 import { jsonOf } from './helpers/http.js';
 import { decodeJwt } from 'jose';
 import { SCOPE_NAMES } from '../core/scopes.js';
-import { TestBrowser } from './helpers/browser.js';
+import { isPage, latestCode, TestBrowser } from './helpers/browser.js';
 import {
   authorize,
   clientFor,
@@ -129,4 +129,49 @@ test('scope omitted: a pre-registered partner client keeps the legacy behaviour 
   // Authorized by the traveler's own rights: the profile route takes it.
   const me = await fetch(`${running.url}/v1/users/me`, { headers: { 'x-api-key': partner.apiKey, authorization: `Bearer ${tokens.access_token}` } });
   t.is(me.status, 200);
+});
+
+test('a partner asking for no scope after the traveler chose scopes for it: 400 invalid_scope, no legacy rights', async (t) => {
+  const partner = await createPartnerClient(running, 'Scoped Air');
+  const client = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
+  const browser = browserFor();
+  await authorize(running, client, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', browser, traveler: { email: uniqueEmail() } });
+  const legacy = await startAuthorization(client, PARTNER_REDIRECT);
+  const outcome = await travelerAuthorizes(running, browser, legacy.url, { email: 'unused@example.com' });
+  t.is(outcome.redirectedTo, undefined);
+  t.is(outcome.stoppedAt?.status, 400);
+  t.regex(outcome.stoppedAt?.html ?? '', /must name the scopes/);
+});
+
+test('response modes other than query are refused', async (t) => {
+  const agent = await registerPublicClient(running);
+  const authorization = await startAuthorization(agent, REDIRECT, 'profile.read', { response_mode: 'form_post' });
+  const response = await fetch(authorization.url, { redirect: 'manual', headers: { accept: 'application/json' } });
+  t.is(response.status, 400);
+  t.is((await jsonOf(response)).error, 'invalid_request');
+});
+
+// The database refuses a second grant for a pair (test/oidc-adapter.test.ts); this is the traveler's view.
+test('two consents at once (two tabs) both go back to the client, and leave one grant', async (t) => {
+  const agent = await registerPublicClient(running);
+  const browser = browserFor();
+  const email = uniqueEmail();
+  const first = await startAuthorization(agent, REDIRECT, 'profile.read');
+  const page = await browser.open(first.url.href);
+  if (!isPage(page)) return t.fail();
+  const codePage = await browser.submit(page, '/email', { email });
+  if (!isPage(codePage)) return t.fail();
+  const consentA = await browser.submit(codePage, '/code', { code: await latestCode(running.url, email) });
+  const second = await startAuthorization(agent, REDIRECT, 'profile.read bookings.read');
+  const consentB = await browser.open(second.url.href);
+  if (!isPage(consentA) || !isPage(consentB)) return t.fail();
+  const [a, b] = await Promise.all([
+    browser.submit(consentA, '/consent', { scope: ['profile.read'] }),
+    browser.submit(consentB, '/consent', { scope: ['profile.read', 'bookings.read'] }),
+  ]);
+  t.false(isPage(a), 'the first tab went back to the client');
+  t.false(isPage(b), 'the second tab went back to the client');
+  const user = await running.service.db.knex('users').where({ email }).first('id');
+  const grants = await running.service.db.knex('oidc_models').where({ kind: 'Grant', account_id: user.id, client_id: agent.clientMetadata().client_id });
+  t.is(grants.length, 1);
 });

@@ -7,7 +7,18 @@ import test from 'ava';
 import { jsonOf } from './helpers/http.js';
 import { decodeJwt } from 'jose';
 import { isPage, TestBrowser, type Page } from './helpers/browser.js';
-import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, type PartnerClient, uniqueEmail } from './helpers/oauth.js';
+import {
+  authorize,
+  clientFor,
+  createPartnerClient,
+  oauth,
+  PARTNER_REDIRECT,
+  registerPublicClient,
+  startAuthorization,
+  travelerAuthorizes,
+  type PartnerClient,
+  uniqueEmail,
+} from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -192,3 +203,67 @@ async function openApps(browser: TestBrowser): Promise<Page> {
   if (!isPage(page) || page.status !== 200) throw new Error(`the Connected apps page did not open: ${JSON.stringify(page)}`);
   return page;
 }
+
+test('the token endpoint under another spelling of its path still applies every rule', async (t) => {
+  const { partner, browser, refreshToken } = await signedInPartner('profile.read');
+  for (const path of ['/v1/oauth/token/', '/v1/oauth/TOKEN']) {
+    const response = await fetch(`${running.config.authUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${partner.clientId}:${partner.clientSecret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+    });
+    t.is(response.status, 200, path);
+    t.is((await jsonOf(response)).refresh_token, undefined, path);
+  }
+  await browser.submit(await openApps(browser), `/apps/${partner.clientId}/scopes`, {});
+  const refused = await fetch(`${running.config.authUrl}/v1/oauth/token/`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${partner.clientId}:${partner.clientSecret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+  });
+  t.is(refused.status, 400);
+  t.is((await jsonOf(refused)).error, 'invalid_scope');
+  t.is((await fetch(`${running.config.authUrl}/v1/oauth/anything`, { method: 'POST' })).status, 404);
+});
+
+test('a code whose every scope was turned off before the exchange gives no token', async (t) => {
+  const { partner, client, browser } = await signedInPartner('profile.read');
+  const authorization = await startAuthorization(client, PARTNER_REDIRECT, 'profile.read');
+  const outcome = await travelerAuthorizes(running, browser, authorization.url, { email: 'unused@example.com' });
+  t.truthy(outcome.redirectedTo?.searchParams.get('code'));
+  await browser.submit(await openApps(browser), `/apps/${partner.clientId}/scopes`, {});
+  const error = await t.throwsAsync(
+    oauth.authorizationCodeGrant(client, outcome.redirectedTo as URL, { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state }),
+  );
+  t.is((error as { error?: string }).error, 'invalid_scope');
+});
+
+test('Basic credentials on a public client: 400 invalid_client; JSON errors are readable cross-origin', async (t) => {
+  const publicClient = await registerPublicClient(running);
+  const response = await fetch(`${running.config.authUrl}/v1/oauth/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${publicClient.clientMetadata().client_id}:whatever`).toString('base64')}`,
+    },
+    body: 'grant_type=refresh_token&refresh_token=unknown',
+  });
+  t.is(response.status, 400);
+  const body = await jsonOf(response);
+  t.is(body.error, 'invalid_client');
+  t.regex(body.error_description, /public/);
+
+  const badJson = await fetch(`${running.config.authUrl}/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'http://localhost:5173' },
+    body: '{"grant_type":',
+  });
+  t.is(badJson.status, 400);
+  t.is(badJson.headers.get('access-control-allow-origin'), '*');
+});

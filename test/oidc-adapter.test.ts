@@ -141,3 +141,13 @@ test.serial('client secrets are sealed at rest; dynamic clients expire after 30 
   t.is(await adapter('RefreshToken').find('rt-dyn'), undefined, "the expired client's refresh tokens are swept with it");
   t.is(await db.knex('oidc_models').where({ id: 'dyn-1' }).first(), undefined);
 });
+
+test.serial('one grant per traveler and client: a second one for the same pair is refused by the database', async (t) => {
+  now = new Date('2026-11-22T10:00:00Z');
+  const grants = adapter('Grant');
+  await grants.upsert('grant-pair-1', { accountId: 'acc-1', clientId: 'client-pair' }, 3600);
+  await grants.upsert('grant-pair-1', { accountId: 'acc-1', clientId: 'client-pair', openid: { scope: 'openid' } }, 3600);
+  const error = await t.throwsAsync(grants.upsert('grant-pair-2', { accountId: 'acc-1', clientId: 'client-pair' }, 3600));
+  t.is((error as { code?: string }).code, '23505');
+  await t.notThrowsAsync(grants.upsert('grant-pair-3', { accountId: 'acc-2', clientId: 'client-pair' }, 3600));
+});

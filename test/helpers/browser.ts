@@ -12,8 +12,15 @@ export interface Page {
   headers: Headers;
 }
 
+interface Cookie {
+  name: string;
+  value: string;
+  path: string;
+}
+
 export class TestBrowser {
-  readonly #cookies = new Map<string, string>();
+  /** Keyed by name and path, as a browser keeps them: two sign-in tabs have one cookie each. */
+  readonly #cookies = new Map<string, Cookie>();
 
   constructor(private readonly origin: string) {}
 
@@ -22,7 +29,11 @@ export class TestBrowser {
     let current = url;
     let request = init;
     for (let hop = 0; hop < 10; hop++) {
-      const response = await fetch(current, { ...request, redirect: 'manual', headers: { ...this.#headers(), ...(request.headers as Record<string, string>) } });
+      const response = await fetch(current, {
+        ...request,
+        redirect: 'manual',
+        headers: { ...this.#headers(new URL(current).pathname), ...(request.headers as Record<string, string>) },
+      });
       this.#remember(response);
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
@@ -53,12 +64,18 @@ export class TestBrowser {
     });
   }
 
+  /** The value of a cookie (the one for the root path when there are several). */
   cookie(name: string): string | undefined {
-    return this.#cookies.get(name);
+    return [...this.#cookies.values()].filter((cookie) => cookie.name === name).sort((a, b) => a.path.length - b.path.length)[0]?.value;
   }
 
-  #headers(): Record<string, string> {
-    const cookie = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  #headers(path: string): Record<string, string> {
+    // Most specific path first, as browsers send them.
+    const cookie = [...this.#cookies.values()]
+      .filter((item) => path === item.path || path.startsWith(item.path.endsWith('/') ? item.path : `${item.path}/`))
+      .sort((a, b) => b.path.length - a.path.length)
+      .map((item) => `${item.name}=${item.value}`)
+      .join('; ');
     return cookie ? { cookie, accept: 'text/html' } : { accept: 'text/html' };
   }
 
@@ -68,9 +85,11 @@ export class TestBrowser {
       const index = pair.indexOf('=');
       const name = pair.slice(0, index).trim();
       const value = pair.slice(index + 1).trim();
+      const path = attributes.map((attribute) => /^\s*path=(.*)$/i.exec(attribute)?.[1]?.trim()).find(Boolean) ?? '/';
       const expired = attributes.some((attribute) => /^\s*expires=Thu, 01 Jan 1970/i.test(attribute) || /^\s*max-age=0/i.test(attribute));
-      if (expired || value === '') this.#cookies.delete(name);
-      else this.#cookies.set(name, value);
+      const key = `${name} ${path}`;
+      if (expired || value === '') this.#cookies.delete(key);
+      else this.#cookies.set(key, { name, value, path });
     }
   }
 }

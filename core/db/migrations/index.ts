@@ -11,6 +11,7 @@ import * as sandboxOutbox from './20261122000004-sandbox-outbox.js';
 import * as signInCodes from './20261122000005-sign-in-codes.js';
 import * as pairwiseIds from './20261122000006-pairwise-ids.js';
 import * as smsSignIn from './20261122000007-sms-sign-in.js';
+import * as oneGrantPerClient from './20261122000008-one-grant-per-client.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,4 +26,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000005-sign-in-codes', signInCodes],
   ['20261122000006-pairwise-ids', pairwiseIds],
   ['20261122000007-sms-sign-in', smsSignIn],
+  ['20261122000008-one-grant-per-client', oneGrantPerClient],
 ];
