@@ -1,0 +1,188 @@
+/**
+ * provider_b (Duffel-like) native offer → the normalized Offer. The normalized shape follows Duffel's,
+ * so this is mostly a copy with the amounts put in their currency's minor units, services in the
+ * normalized service shape, and the fare class summary (`fare_class_metadata`) worked out from the
+ * conditions and baggage the offer states (providers.md §2).
+ */
+import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
+import { toDecimalString } from '../../../core/money/money.js';
+import { toUtcIso } from '../../../core/time.js';
+import type { WireOffer } from './wire.js';
+
+export const PROVIDER_ID = 'provider_b';
+
+type Penalty = { allowed: boolean; penalty_amount?: string | null; penalty_currency?: string | null } | null | undefined;
+
+export function toOffer(native: WireOffer): Offer {
+  const money = (amount: string | null | undefined, currency: string | null | undefined) =>
+    amount != null && currency != null ? toDecimalString(amount, currency) : null;
+  const conditions = {
+    refund_before_departure: penalty(native.conditions.refund_before_departure),
+    change_before_departure: penalty(native.conditions.change_before_departure),
+  };
+  const services = (native.available_services ?? []).map(service);
+  return {
+    id: native.id,
+    provider_id: PROVIDER_ID,
+    ...(native.created_at ? { created_at: toUtcIso(native.created_at) } : {}),
+    ...(native.updated_at ? { updated_at: toUtcIso(native.updated_at) } : {}),
+    expires_at: toUtcIso(native.expires_at),
+    total_amount: toDecimalString(native.total_amount, native.total_currency),
+    total_currency: native.total_currency,
+    base_amount: money(native.base_amount, native.base_currency),
+    base_currency: native.base_amount != null ? (native.base_currency ?? null) : null,
+    tax_amount: money(native.tax_amount, native.tax_currency),
+    tax_currency: native.tax_amount != null ? (native.tax_currency ?? null) : null,
+    total_emissions_kg: native.total_emissions_kg ?? null,
+    passenger_identity_documents_required: native.passenger_identity_documents_required,
+    supported_passenger_identity_document_types: native.supported_passenger_identity_document_types ?? [],
+    supported_loyalty_programmes: native.supported_loyalty_programmes ?? [],
+    owner: carrier(native.owner),
+    passengers: native.passengers.map((passenger) => ({
+      id: passenger.id,
+      type: passenger.type ?? typeFromAge(passenger.age),
+      age: passenger.age ?? null,
+    })),
+    slices: native.slices.map((slice) => ({
+      id: slice.id,
+      origin: place(slice.origin),
+      destination: place(slice.destination),
+      duration: slice.duration ?? null,
+      fare_brand_name: slice.fare_brand_name ?? null,
+      conditions: {
+        change_before_departure: penalty(slice.conditions.change_before_departure),
+        advance_seat_selection: slice.conditions.advance_seat_selection ?? null,
+        priority_boarding: slice.conditions.priority_boarding ?? null,
+        priority_check_in: slice.conditions.priority_check_in ?? null,
+      },
+      segments: slice.segments.map((segment) => ({
+        id: segment.id,
+        origin: { ...place(segment.origin), terminal: segment.origin_terminal ?? null },
+        destination: { ...place(segment.destination), terminal: segment.destination_terminal ?? null },
+        departing_at: withSeconds(segment.departing_at),
+        arriving_at: withSeconds(segment.arriving_at),
+        duration: segment.duration ?? null,
+        marketing_carrier: carrier(segment.marketing_carrier),
+        marketing_carrier_flight_number: segment.marketing_carrier_flight_number,
+        operating_carrier: carrier(segment.operating_carrier),
+        operating_carrier_flight_number: segment.operating_carrier_flight_number ?? null,
+        aircraft: segment.aircraft ? { iata_code: segment.aircraft.iata_code, ...(segment.aircraft.name ? { name: segment.aircraft.name } : {}) } : null,
+        passengers: segment.passengers.map((passenger) => ({
+          passenger_id: passenger.passenger_id,
+          cabin_class: passenger.cabin_class,
+          ...(passenger.cabin_class_marketing_name ? { cabin_class_marketing_name: passenger.cabin_class_marketing_name } : {}),
+          fare_basis_code: passenger.fare_basis_code ?? null,
+          fare_brand_name: slice.fare_brand_name ?? null,
+          baggages: passenger.baggages.map((bag) => ({ type: bag.type, quantity: bag.quantity })),
+        })),
+      })),
+    })),
+    conditions,
+    payment_requirements: {
+      requires_instant_payment: native.payment_requirements.requires_instant_payment,
+      payment_required_by: optionalUtc(native.payment_requirements.payment_required_by),
+      price_guarantee_expires_at: optionalUtc(native.payment_requirements.price_guarantee_expires_at),
+    },
+    ...(native.private_fares && native.private_fares.length > 0 ? { private_fares: native.private_fares.map(privateFare) } : {}),
+    ...(services.length > 0 ? { available_services: services } : {}),
+    fare_class_metadata: fareClassMetadata(native, services),
+    raw_offer: native as Record<string, unknown>,
+  };
+}
+
+function penalty(value: Penalty) {
+  if (!value) return null;
+  const amount = value.penalty_amount ?? null;
+  const currency = value.penalty_currency ?? null;
+  return {
+    allowed: value.allowed,
+    penalty_amount: amount !== null && currency !== null ? toDecimalString(amount, currency) : null,
+    penalty_currency: amount !== null ? currency : null,
+  };
+}
+
+function service(native: NonNullable<WireOffer['available_services']>[number]): AvailableService {
+  const metadata = native.metadata ?? {};
+  const dimensions =
+    metadata.maximum_length_cm != null && metadata.maximum_depth_cm != null && metadata.maximum_height_cm != null
+      ? { length: metadata.maximum_length_cm, width: metadata.maximum_depth_cm, height: metadata.maximum_height_cm }
+      : undefined;
+  const type = SERVICE_TYPES[native.type] ?? 'other';
+  return {
+    id: native.id,
+    type,
+    ...(type === 'baggage' ? { name: metadata.type === 'carry_on' ? 'Carry-on bag' : 'Checked bag' } : {}),
+    total_amount: toDecimalString(native.total_amount, native.total_currency),
+    total_currency: native.total_currency,
+    segment_ids: native.segment_ids,
+    passenger_ids: native.passenger_ids,
+    ...(native.maximum_quantity !== undefined ? { maximum_quantity: native.maximum_quantity } : {}),
+    ...(metadata.maximum_weight_kg != null ? { weight: metadata.maximum_weight_kg, weight_unit: 'kg' } : {}),
+    ...(dimensions ? { dimensions } : {}),
+  };
+}
+
+const SERVICE_TYPES: Record<string, AvailableService['type']> = {
+  baggage: 'baggage',
+  seat: 'seat',
+  meal: 'meal',
+  cancel_for_any_reason: 'cancel_for_any_reason',
+  priority_boarding: 'priority_boarding',
+};
+
+/** The fare's perks as one summary, from the first slice's conditions and first passenger's baggage. */
+function fareClassMetadata(native: WireOffer, services: AvailableService[]): FareClassMetadata {
+  const firstSlice = native.slices[0] as WireOffer['slices'][number];
+  const bags = firstSlice.segments[0]?.passengers[0]?.baggages ?? [];
+  const count = (type: 'checked' | 'carry_on') => bags.filter((bag) => bag.type === type).reduce((sum, bag) => sum + bag.quantity, 0);
+  const refund = penalty(native.conditions.refund_before_departure);
+  const change = penalty(native.conditions.change_before_departure);
+  const checked = count('checked');
+  return {
+    seat_selection_allowed: firstSlice.conditions.advance_seat_selection ?? false,
+    // Seat prices live in the seat map, per seat; the offer itself names no fee.
+    seat_selection_fee: null,
+    seat_selection_currency: null,
+    extra_legroom: false,
+    carry_on_bags: count('carry_on'),
+    checked_bags: checked,
+    checked_bags_paid: checked === 0 && services.some((item) => item.type === 'baggage'),
+    changes_allowed: change?.allowed ?? false,
+    change_penalty_amount: change?.penalty_amount ?? null,
+    change_penalty_currency: change?.penalty_currency ?? null,
+    refunds_allowed: refund?.allowed ?? false,
+    refund_penalty_amount: refund?.penalty_amount ?? null,
+    refund_penalty_currency: refund?.penalty_currency ?? null,
+    boarding_priority: firstSlice.conditions.priority_boarding ? 'priority' : 'standard',
+  };
+}
+
+function privateFare(fare: { corporate_code?: string; tour_code?: string; tracking_reference?: string }) {
+  return {
+    ...(fare.corporate_code ? { corporate_code: fare.corporate_code } : {}),
+    ...(fare.tour_code ? { tour_code: fare.tour_code } : {}),
+    ...(fare.tracking_reference ? { tracking_reference: fare.tracking_reference } : {}),
+  };
+}
+
+function place(value: { iata_code: string; name?: string; city_name?: string | null }) {
+  return { iata_code: value.iata_code, ...(value.name ? { name: value.name } : {}), ...(value.city_name ? { city_name: value.city_name } : {}) };
+}
+
+function carrier(value: { iata_code: string; name?: string }) {
+  return { iata_code: value.iata_code, ...(value.name ? { name: value.name } : {}) };
+}
+
+/** IATA bands: infant under 2, child 2 to 11, adult 12 and over; adult when the age is not given. */
+function typeFromAge(age: number | null | undefined): Offer['passengers'][number]['type'] {
+  if (age == null || age >= 12) return 'adult';
+  return age < 2 ? 'infant_without_seat' : 'child';
+}
+
+function optionalUtc(value: string | null | undefined): string | null {
+  return value ? toUtcIso(value) : null;
+}
+
+function withSeconds(local: string): string {
+  return local.length === 16 ? `${local}:00` : local;
+}
