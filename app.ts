@@ -36,6 +36,9 @@ import { buildOpenApiDocument } from './rest/openapi.js';
 import type { Route } from './rest/route-table.js';
 import { docsRoutes } from './rest/routes/docs.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
+import { offerRoutes } from './rest/routes/offers.js';
+import { OfferService } from './core/flights/offers.js';
+import { providerBOffers } from './providers/flights/provider-b/normalizer.js';
 import { healthRoutes } from './rest/routes/health.js';
 import { userRoutes } from './rest/routes/users.js';
 import { discoveryRoutes } from './rest/routes/discovery.js';
@@ -112,6 +115,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const routes: Route[] = [
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
+      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerBOffers] }) }),
       ...userRoutes({ users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];

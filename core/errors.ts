@@ -15,7 +15,8 @@ export type ErrorKind =
   | 'price_changed'
   | 'provider_rejected'
   | 'provider_unavailable'
-  | 'provider_timeout';
+  | 'provider_timeout'
+  | 'not_implemented';
 
 export class DomainError extends Error {
   readonly kind: ErrorKind;
@@ -80,6 +81,13 @@ export class ForbiddenError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string, code = 'conflict') {
     super('conflict', code, message);
+  }
+}
+
+/** A capability the service does not offer yet (for this provider, say): say what works instead. */
+export class NotImplementedError extends DomainError {
+  constructor(message: string, code = 'not_implemented') {
+    super('not_implemented', code, message);
   }
 }
 

@@ -27,6 +27,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   provider_rejected: 422,
   provider_unavailable: 502,
   provider_timeout: 504,
+  not_implemented: 501,
 };
 
 export function errorHandler(logger: Logger) {

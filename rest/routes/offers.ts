@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { Offer } from '../../core/flights/offer-schemas.js';
+import type { OfferService } from '../../core/flights/offers.js';
+import { ProviderPathParams } from '../../core/flights/schemas.js';
+import { defineRoute, type Route } from '../route-table.js';
+
+const ProviderOfferInput = z
+  .record(z.string(), z.unknown())
+  .meta({ id: 'ProviderOfferInput', description: "The provider's own offer object, verbatim, in its native format." });
+
+const CreateOfferResponse = z.object({ offer_id: z.uuid().describe('Our id of the offer: name it in every later call.') }).meta({ id: 'CreateOfferResponse' });
+
+const OfferPathParams = ProviderPathParams.extend({ offer_id: z.string().describe('The `offer_id` that creating the offer returned.') });
+
+export function offerRoutes(deps: { offers: OfferService }): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/flights/providers/{provider}/offers',
+      operationId: 'createProviderOffer',
+      summary: "Hand us a provider's offer",
+      description:
+        "Send the provider's offer exactly as the provider gave it. It is checked against the provider's native format (a 400 names the path of each problem), normalized to the Offer, and kept for your application until it expires. API key only.",
+      tags: ['Offers'],
+      auth: 'api_key',
+      params: ProviderPathParams,
+      body: ProviderOfferInput,
+      status: 201,
+      responses: { 201: { description: 'The offer is kept; use `offer_id` from now on.', schema: CreateOfferResponse } },
+      errors: [400, 404, 410, 501],
+      handler: async ({ params, body, partner }) => ({
+        body: await deps.offers.create((partner as NonNullable<typeof partner>).partnerId, params.provider, body),
+      }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/flights/providers/{provider}/offers/{offer_id}',
+      operationId: 'getProviderOffer',
+      summary: 'An offer, normalized',
+      description:
+        "The offer as every provider's offers look (amounts as decimal strings with their currency's minor units), with the provider's own under `raw_offer`. After `expires_at` it answers 410 `offer_expired`. API key only.",
+      tags: ['Offers'],
+      auth: 'api_key',
+      params: OfferPathParams,
+      responses: { 200: { description: 'The offer.', schema: Offer } },
+      errors: [404, 410],
+      handler: async ({ params, partner }) => ({
+        body: await deps.offers.get((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id),
+      }),
+    }),
+  ];
+}
