@@ -39,6 +39,9 @@ import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { offerRoutes } from './rest/routes/offers.js';
 import { OfferService } from './core/flights/offers.js';
 import { providerBOffers } from './providers/flights/provider-b/normalizer.js';
+import { ProviderBAdapter } from './providers/flights/provider-b/adapter.js';
+import { providerBSandbox } from './providers/flights/provider-b/sandbox.js';
+import type { FlightProvider } from './core/flights/flight-provider.js';
 import { healthRoutes } from './rest/routes/health.js';
 import { userRoutes } from './rest/routes/users.js';
 import { discoveryRoutes } from './rest/routes/discovery.js';
@@ -115,7 +118,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const routes: Route[] = [
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
-      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerBOffers] }) }),
+      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerBOffers], adapters: flightAdapters(config, providers, clock) }) }),
       ...userRoutes({ users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];
@@ -125,7 +128,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger) : new SandboxMailer(config.sandboxUrl);
     const smsGateway = config.smsUrl ?? (config.sandbox ? config.sandboxUrl : undefined);
     const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
-    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware] : [];
+    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerBSandbox(clock).routes() as Middleware] : [];
 
     const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
     const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits });
@@ -165,6 +168,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await db.close();
     throw error;
   }
+}
+
+/** The adapters of the flight providers whose systems are configured (or sandboxed). */
+function flightAdapters(config: Config, providers: ProviderCatalog, clock: Clock): FlightProvider[] {
+  const adapters: FlightProvider[] = [];
+  if (config.providerB) {
+    adapters.push(new ProviderBAdapter({ baseUrl: config.providerB.url, token: config.providerB.token, capabilities: providers.capabilities('provider_b'), clock }));
+  }
+  return adapters;
 }
 
 /** oidc-provider, the sign-in and consent pages, the token endpoint's extras, and connected apps. */

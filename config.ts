@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Travel Partner <no-reply@localhost>'),
   SANDBOX_URL: url.optional(),
   SMS_URL: url.optional(),
+  PROVIDER_B_URL: url.optional(),
+  PROVIDER_B_TOKEN: z.string().min(8).optional(),
   JWKS_PATH: z.string().min(1).optional(),
   COOKIE_KEYS: z
     .string()
@@ -73,6 +75,8 @@ export interface Config {
   sandboxUrl: string;
   /** An SMS gateway speaking the SMS sandbox's dialect; absent: the sandbox, or no SMS when SANDBOX=0. */
   smsUrl: string | undefined;
+  /** provider_b's API and token; absent: its sandbox (sandbox mode), or no calls to provider_b. */
+  providerB: { url: string; token: string } | undefined;
   /** RS256 private key set for tokens; absent: generated into DATA_DIR (not in production). */
   jwksPath: string | undefined;
   /** Cookie signing keys, newest first; absent: generated into DATA_DIR (not in production). */
@@ -111,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration: JWKS_PATH, COOKIE_KEYS and DATA_ENCRYPTION_KEY are required when NODE_ENV=production (every instance must sign and encrypt with the same keys).',
     );
   }
+  const sandboxUrl = stripSlash(e.SANDBOX_URL ?? `http://127.0.0.1:${e.PORT}/sandbox`);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -128,12 +133,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    sandboxUrl: stripSlash(e.SANDBOX_URL ?? `http://127.0.0.1:${e.PORT}/sandbox`),
+    sandboxUrl,
     smsUrl: e.SMS_URL ? stripSlash(e.SMS_URL) : undefined,
+    providerB: providerSystem(e.PROVIDER_B_URL, e.PROVIDER_B_TOKEN, sandbox, 'provider_b', `${sandboxUrl}/flights/provider_b`, 'duffel_test_sandbox'),
     jwksPath: e.JWKS_PATH,
     cookieKeys: e.COOKIE_KEYS,
     dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
   };
+}
+
+/** A provider's system: as configured, else its sandbox in sandbox mode, else none. */
+function providerSystem(
+  url: string | undefined,
+  token: string | undefined,
+  sandbox: boolean,
+  name: string,
+  sandboxUrl: string,
+  sandboxToken: string,
+): { url: string; token: string } | undefined {
+  if (url && token) return { url: stripSlash(url), token };
+  if (url || token) {
+    throw new ConfigError(`Invalid configuration: set both ${name.toUpperCase()}_URL and ${name.toUpperCase()}_TOKEN, or neither.`);
+  }
+  return sandbox ? { url: sandboxUrl, token: sandboxToken } : undefined;
 }
 
 function stripSlash(value: string): string {

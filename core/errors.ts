@@ -119,6 +119,20 @@ export class ProviderUnavailableError extends DomainError {
 }
 
 /** A usage budget is spent; `retryAfterSeconds` tells when the next attempt can succeed. */
+/** The provider refused the request (sold out, invalid passenger): `details` says which rule, in our words. */
+export class ProviderRejectedError extends DomainError {
+  constructor(message: string, code: string, details?: string) {
+    super('provider_rejected', code, message, details);
+  }
+}
+
+/** The provider did not answer within the time its capabilities allow. */
+export class ProviderTimeoutError extends DomainError {
+  constructor(message: string, code = 'provider_timeout') {
+    super('provider_timeout', code, message);
+  }
+}
+
 export class RateLimitedError extends DomainError {
   readonly retryAfterSeconds: number;
 

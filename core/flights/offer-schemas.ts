@@ -182,3 +182,34 @@ export const Offer = z
   })
   .meta({ id: 'Offer', description: "A provider's offer, normalized: the same shape for every provider." });
 export type Offer = z.infer<typeof Offer>;
+
+export const SeatInfo = z.object({
+  seat_number: z.string(),
+  row: z.string(),
+  column: z.string(),
+  is_available: z.boolean(),
+  is_occupied: z.boolean(),
+  is_blocked: z.boolean(),
+  seat_type: z.string().describe('window, middle or aisle.'),
+  disclosures: z.array(z.string()),
+});
+
+export const SeatPrice = z.object({ amount: z.number(), currency: CurrencyCode });
+
+export const SeatMap = z
+  .object({
+    offer_id: z.string(),
+    segment_id: z.string(),
+    seat_map: z.record(z.string(), SeatInfo).describe('Keyed by seat number.'),
+    pricing: z.record(z.string(), SeatPrice).describe('Keyed by seat number; seats without a price are free.'),
+  })
+  .meta({ id: 'SeatMap', description: 'The seats of one segment of an offer.' });
+export type SeatMap = z.infer<typeof SeatMap>;
+
+export const PricingResult = z
+  .object({
+    offer: Offer,
+    price_changed: z.boolean(),
+    previous_total_amount: DecimalString,
+  })
+  .meta({ id: 'PricingResult', description: "The offer as the provider prices it now; a changed price is said, never hidden." });

@@ -40,9 +40,19 @@ export function toDecimalString(amount: string | number, currency: string): stri
 
 /** a − b − c ... in minor units of `currency`, as a decimal string (for tax = total − base − fees). */
 export function subtract(currency: string, from: string, ...amounts: string[]): string {
+  return fromMinorUnits(
+    amounts.reduce((total, amount) => total - toMinorUnits(amount, currency), toMinorUnits(from, currency)),
+    currency,
+  );
+}
+
+/** An amount as an integer count of the currency's minor units (pence, yen, fils). */
+export function toMinorUnits(amount: string | number, currency: string): bigint {
+  return BigInt(toDecimalString(amount, currency).replace('.', ''));
+}
+
+export function fromMinorUnits(units: bigint, currency: string): string {
   const digits = minorUnits(currency) as number;
-  const toUnits = (value: string) => BigInt(toDecimalString(value, currency).replace('.', ''));
-  const units = amounts.reduce((total, amount) => total - toUnits(amount), toUnits(from));
   const negative = units < 0n;
   const padded = (negative ? -units : units).toString().padStart(digits + 1, '0');
   const body = digits === 0 ? padded : `${padded.slice(0, -digits)}.${padded.slice(-digits)}`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Offer } from '../../core/flights/offer-schemas.js';
+import { Offer, PricingResult, SeatMap } from '../../core/flights/offer-schemas.js';
 import type { OfferService } from '../../core/flights/offers.js';
 import { ProviderPathParams } from '../../core/flights/schemas.js';
 import { defineRoute, type Route } from '../route-table.js';
@@ -11,6 +11,15 @@ const ProviderOfferInput = z
 const CreateOfferResponse = z.object({ offer_id: z.uuid().describe('Our id of the offer: name it in every later call.') }).meta({ id: 'CreateOfferResponse' });
 
 const OfferPathParams = ProviderPathParams.extend({ offer_id: z.string().describe('The `offer_id` that creating the offer returned.') });
+
+const PricingRequest = z
+  .strictObject({
+    passengers: z
+      .array(z.strictObject({ type: z.enum(['adult', 'child', 'infant_without_seat']) }))
+      .optional()
+      .describe('Accepted for the providers that price by passenger type; the offer’s own passengers are priced.'),
+  })
+  .meta({ id: 'PricingRequest' });
 
 export function offerRoutes(deps: { offers: OfferService }): Route[] {
   return [
@@ -46,6 +55,41 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       errors: [404, 410],
       handler: async ({ params, partner }) => ({
         body: await deps.offers.get((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id),
+      }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/flights/providers/{provider}/offers/{offer_id}/pricing',
+      operationId: 'priceProviderOffer',
+      summary: 'Price the offer with the provider now',
+      description:
+        'Asks the provider for the current price of the offer and keeps its answer. If the price moved, `price_changed` is true and `previous_total_amount` says what it was: show the traveler the new total before booking. `provider_a` needs this step before booking; the others offer it.',
+      tags: ['Offers'],
+      auth: 'api_key_and_bearer',
+      scope: 'bookings.write',
+      params: OfferPathParams,
+      body: PricingRequest.optional(),
+      responses: { 200: { description: 'The offer as priced now.', schema: PricingResult } },
+      errors: [404, 410, 422, 501, 502, 504],
+      handler: async ({ params, partner }) => ({
+        body: await deps.offers.price((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id),
+      }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/flights/providers/{provider}/offers/{offer_id}/seat-maps',
+      operationId: 'getOfferSeatMaps',
+      summary: 'The seat maps of an offer',
+      description:
+        'One seat map per segment: every seat with whether it can be taken, and its price where it has one. Only for providers whose capabilities say `supports_seat_selection` (422 `seat_selection_not_supported` otherwise).',
+      tags: ['Offers'],
+      auth: 'api_key_and_bearer',
+      scope: 'bookings.write',
+      params: OfferPathParams,
+      responses: { 200: { description: 'The seat maps.', schema: z.array(SeatMap) } },
+      errors: [404, 410, 422, 501, 502, 504],
+      handler: async ({ params, partner }) => ({
+        body: await deps.offers.seatMaps((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id),
       }),
     }),
   ];

@@ -119,3 +119,41 @@ export const WireOffer = z.looseObject({
     .optional(),
 });
 export type WireOffer = z.infer<typeof WireOffer>;
+
+const WireSeatService = z.looseObject({
+  id: z.string().startsWith('ase_'),
+  passenger_id: z.string(),
+  total_amount: Money,
+  total_currency: Currency,
+});
+
+const WireElement = z.union([
+  z.looseObject({
+    type: z.literal('seat'),
+    designator: z.string().regex(/^\d{1,3}[A-Z]$/),
+    disclosures: z.array(z.string()).default([]),
+    available_services: z.array(WireSeatService).default([]),
+  }),
+  z.looseObject({ type: z.enum(['exit_row', 'lavatory', 'galley', 'closet', 'bassinet', 'empty', 'stairs']) }),
+]);
+
+export const WireSeatMap = z.looseObject({
+  id: z.string(),
+  segment_id: z.string(),
+  slice_id: z.string(),
+  cabins: z.array(
+    z.looseObject({
+      deck: z.number().int(),
+      cabin_class: z.string(),
+      aisles: z.number().int().min(1).max(2),
+      wings: z.looseObject({ first_row_index: z.number().int(), last_row_index: z.number().int() }).nullable().optional(),
+      rows: z.array(z.looseObject({ sections: z.array(z.looseObject({ elements: z.array(WireElement) })) })),
+    }),
+  ),
+});
+export type WireSeatMap = z.infer<typeof WireSeatMap>;
+
+/** provider_b's error body. */
+export const WireErrors = z.looseObject({
+  errors: z.array(z.looseObject({ type: z.string().optional(), code: z.string().optional(), title: z.string().optional() })),
+});

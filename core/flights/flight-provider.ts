@@ -1,0 +1,15 @@
+/**
+ * The port of a flight provider's system, for what happens after an offer exists: pricing it again and
+ * reading its seat maps. Adapters in providers/flights/<provider>/ reach the system over HTTP, parse its
+ * answers with its native schema, and throw domain errors (never the provider's own words).
+ */
+import type { NormalizedOffer } from './offer-normalizer.js';
+import type { SeatMap } from './offer-schemas.js';
+
+export interface FlightProvider {
+  readonly providerId: string;
+  /** The offer as the provider prices it now (`raw` is the provider's own offer as stored). */
+  price(raw: Record<string, unknown>): Promise<NormalizedOffer>;
+  /** One seat map per segment that has one; `offerId` is ours, for the answer. */
+  seatMaps(raw: Record<string, unknown>, offerId: string): Promise<SeatMap[]>;
+}

@@ -1,0 +1,100 @@
+/**
+ * provider_b's adapter: its system over HTTP (got), with the timeouts of its capabilities, every answer
+ * parsed with its native schema, every failure turned into a domain error in our words.
+ */
+import got, { HTTPError, TimeoutError, type Got } from 'got';
+import { z } from 'zod';
+import type { Clock } from '../../../core/clock.js';
+import { GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
+import type { FlightProvider } from '../../../core/flights/flight-provider.js';
+import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
+import type { SeatMap } from '../../../core/flights/offer-schemas.js';
+import type { ProviderCapabilities } from '../../../core/flights/schemas.js';
+import { PROVIDER_ID, toOffer } from './map.js';
+import { toSeatMap } from './seat-map.js';
+import { WireErrors, WireOffer, WireSeatMap } from './wire.js';
+
+const OfferAnswer = z.object({ data: WireOffer });
+const SeatMapsAnswer = z.object({ data: z.array(WireSeatMap) });
+
+export interface ProviderBSettings {
+  /** Where its API lives (the sandbox in sandbox mode). */
+  baseUrl: string;
+  token: string;
+  capabilities: ProviderCapabilities;
+  clock: Clock;
+}
+
+export class ProviderBAdapter implements FlightProvider {
+  readonly providerId = PROVIDER_ID;
+  readonly #http: Got;
+  readonly #settings: ProviderBSettings;
+
+  constructor(settings: ProviderBSettings) {
+    this.#settings = settings;
+    this.#http = got.extend({
+      prefixUrl: settings.baseUrl,
+      headers: { authorization: `Bearer ${settings.token}`, 'duffel-version': 'v2', accept: 'application/json' },
+      retry: { limit: 0 },
+      responseType: 'json',
+    });
+  }
+
+  async price(raw: Record<string, unknown>): Promise<NormalizedOffer> {
+    const id = encodeURIComponent(String(raw.id));
+    const answer = await this.#call(raw, () =>
+      this.#http.post(`air/offers/${id}/actions/price`, { json: { data: {} }, timeout: { request: this.#timeoutMs() } }).json(),
+    );
+    const { data } = this.#parse(OfferAnswer, answer);
+    return { offer: toOffer(data), providerOfferId: data.id };
+  }
+
+  async seatMaps(raw: Record<string, unknown>, offerId: string): Promise<SeatMap[]> {
+    const answer = await this.#call(raw, () =>
+      this.#http.get('air/seat_maps', { searchParams: { offer_id: String(raw.id) }, timeout: { request: this.#timeoutMs() } }).json(),
+    );
+    return this.#parse(SeatMapsAnswer, answer).data.map((seatMap) => toSeatMap(seatMap, offerId));
+  }
+
+  #timeoutMs(): number {
+    return this.#settings.capabilities.pricing_timeout_seconds * 1000;
+  }
+
+  async #call(raw: Record<string, unknown>, request: () => Promise<unknown>): Promise<unknown> {
+    try {
+      return await request();
+    } catch (error) {
+      throw this.#translate(error, raw);
+    }
+  }
+
+  #translate(error: unknown, raw: Record<string, unknown>): Error {
+    if (error instanceof TimeoutError) {
+      return new ProviderTimeoutError(
+        `provider_b did not answer within ${this.#settings.capabilities.pricing_timeout_seconds} s: try again in a moment.`,
+      );
+    }
+    if (error instanceof HTTPError) {
+      const codes = WireErrors.safeParse(error.response.body).data?.errors.map((item) => item.code) ?? [];
+      if (codes.includes('offer_no_longer_available') || error.response.statusCode === 404) {
+        const expired = typeof raw.expires_at === 'string' && new Date(raw.expires_at) <= this.#settings.clock.now();
+        return expired
+          ? new GoneError('This offer has expired: search again for a new one.', 'offer_expired')
+          : new ProviderRejectedError(
+              'The airline no longer sells this offer (sold out or withdrawn): search again for another one.',
+              'offer_no_longer_available',
+              'provider_b: offer no longer available',
+            );
+      }
+    }
+    return new ProviderUnavailableError('provider_b is not answering as expected just now: try again in a moment.', 'provider_unavailable');
+  }
+
+  #parse<S extends z.ZodType>(schema: S, answer: unknown): z.output<S> {
+    const parsed = schema.safeParse(answer);
+    if (!parsed.success) {
+      throw new ProviderUnavailableError('provider_b answered in a form we do not understand: try again later.', 'provider_unavailable');
+    }
+    return parsed.data;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The sandbox of provider_b, speaking its own dialect (modelled on Duffel v2): bearer token and
+ * `Duffel-Version: v2`, bodies wrapped in `{data}`, errors as `{errors:[{type, code, title, message}],
+ * meta}`. Served under `/sandbox/flights/provider_b` in sandbox mode:
+ *
+ *   GET  /air/offers/{id}                 the offer (a fixture), valid for 30 minutes from now
+ *   POST /air/offers/{id}/actions/price   the offer as priced now
+ *   GET  /air/seat_maps?offer_id={id}     one seat map per segment (A320 3-3; 777 3-4-3 with business 1-2-1)
+ *
+ * Deterministic apart from the offer's timestamps. Magic offer ids (the LHR–JFK fixture under another
+ * id) steer the failure paths; the README lists them.
+ */
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
+
+export const MAGIC_OFFERS = {
+  /** Pricing answers a higher total. */
+  priceChange: 'off_0000SANDBOXPRICECHANGE',
+  /** Pricing answers 422 offer_no_longer_available: sold out. */
+  soldOut: 'off_0000SANDBOXSOLDOUT',
+  /** The offer expired a minute ago. */
+  expired: 'off_0000SANDBOXEXPIRED',
+  /** Pricing and seat maps answer after 12 s: past every timeout of provider_b. */
+  slow: 'off_0000SANDBOXSLOW',
+  /** Pricing and seat maps answer 500. */
+  error: 'off_0000SANDBOXERROR',
+} as const;
+
+export const SANDBOX_TOKEN_PREFIX = 'duffel_test_';
+const SLOW_ANSWER_MS = 12_000;
+const OFFER_LIFETIME_MS = 30 * 60 * 1000;
+
+type NativeOffer = Record<string, unknown> & {
+  id: string;
+  total_amount: string;
+  total_currency: string;
+  base_amount?: string | null;
+  passengers: { id: string }[];
+  slices: { id: string; segments: { id: string; aircraft?: { iata_code: string } | null }[] }[];
+};
+
+const FIXTURES = new URL('./fixtures/', import.meta.url);
+
+function loadCatalogue(): Map<string, NativeOffer> {
+  const offers = fs
+    .readdirSync(FIXTURES)
+    .filter((file) => file.endsWith('.json') && !file.endsWith('.offer.json'))
+    .map((file) => JSON.parse(fs.readFileSync(new URL(file, FIXTURES), 'utf8')) as NativeOffer);
+  const catalogue = new Map(offers.map((offer) => [offer.id, offer]));
+  const template = offers.find((offer) => offer.total_currency === 'GBP' && offer.slices.length > 0) as NativeOffer;
+  for (const id of Object.values(MAGIC_OFFERS)) catalogue.set(id, { ...structuredClone(template), id });
+  return catalogue;
+}
+
+export function providerBSandbox(clock: { now(): Date } = { now: () => new Date() }): Router {
+  const catalogue = loadCatalogue();
+  const router = new Router({ prefix: '/sandbox/flights/provider_b' });
+
+  const offerFor = (id: string): NativeOffer | undefined => {
+    const fixture = catalogue.get(id);
+    if (!fixture) return undefined;
+    const now = clock.now();
+    const expiresAt = id === MAGIC_OFFERS.expired ? new Date(now.getTime() - 60_000) : new Date(now.getTime() + OFFER_LIFETIME_MS);
+    return { ...structuredClone(fixture), created_at: now.toISOString(), updated_at: now.toISOString(), expires_at: expiresAt.toISOString() };
+  };
+
+  router.use(authenticate);
+  router.get('/air/offers/:id', (ctx) => {
+    const offer = offerFor(ctx.params.id as string);
+    if (!offer) return error(ctx, 404, 'invalid_request_error', 'not_found', 'Not found', 'The offer was not found.');
+    ctx.body = { data: offer };
+  });
+  router.post('/air/offers/:id/actions/price', async (ctx) => {
+    const id = ctx.params.id as string;
+    const offer = offerFor(id);
+    if (!offer) return error(ctx, 404, 'invalid_request_error', 'not_found', 'Not found', 'The offer was not found.');
+    if (await steeredFailure(ctx, id)) return;
+    if (id === MAGIC_OFFERS.soldOut || id === MAGIC_OFFERS.expired) {
+      return error(ctx, 422, 'invalid_request_error', 'offer_no_longer_available', 'Offer no longer available', 'The offer is no longer available.');
+    }
+    if (id === MAGIC_OFFERS.priceChange) {
+      // 7.5% more, on the base fare: the taxes stay as they were.
+      const currency = offer.total_currency;
+      const increase = (toMinorUnits(offer.total_amount, currency) * 75n) / 1000n;
+      offer.total_amount = fromMinorUnits(toMinorUnits(offer.total_amount, currency) + increase, currency);
+      if (offer.base_amount) offer.base_amount = fromMinorUnits(toMinorUnits(offer.base_amount, currency) + increase, currency);
+    }
+    ctx.body = { data: offer };
+  });
+  router.get('/air/seat_maps', async (ctx) => {
+    const id = String(ctx.query.offer_id ?? '');
+    const offer = offerFor(id);
+    if (!offer) return error(ctx, 404, 'invalid_request_error', 'not_found', 'Not found', 'The offer was not found.');
+    if (await steeredFailure(ctx, id)) return;
+    ctx.body = {
+      data: offer.slices.flatMap((slice) =>
+        slice.segments.map((segment) => seatMap(segment.id, slice.id, segment.aircraft?.iata_code ?? '320', offer)),
+      ),
+    };
+  });
+  return router;
+}
+
+async function authenticate(ctx: Context, next: Next): Promise<void> {
+  const token = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1];
+  if (!token?.startsWith(SANDBOX_TOKEN_PREFIX)) {
+    return error(ctx, 401, 'authentication_error', 'invalid_authentication', 'Invalid authentication', 'The access token is missing or not valid.');
+  }
+  if (ctx.get('duffel-version') !== 'v2') {
+    return error(ctx, 400, 'invalid_request_error', 'unsupported_version', 'Unsupported version', 'Send the Duffel-Version: v2 header.');
+  }
+  return next();
+}
+
+/** The slow and failing magic offers; true when the answer was given. */
+async function steeredFailure(ctx: Context, id: string): Promise<boolean> {
+  if (id === MAGIC_OFFERS.slow) {
+    // Gives up early if the caller does (it timed out), so the sandbox holds nothing open.
+    const gone = new AbortController();
+    ctx.req.once('close', () => gone.abort());
+    await sleep(SLOW_ANSWER_MS, undefined, { signal: gone.signal }).catch(() => undefined);
+  }
+  if (id === MAGIC_OFFERS.error) {
+    error(ctx, 500, 'api_error', 'internal_server_error', 'Internal server error', 'An unexpected error occurred.');
+    return true;
+  }
+  return false;
+}
+
+function error(ctx: Context, status: number, type: string, code: string, title: string, message: string): void {
+  ctx.status = status;
+  ctx.body = {
+    errors: [{ type, code, title, message, documentation_url: `https://sandbox.invalid/docs/errors#${code}` }],
+    meta: { status, request_id: `sandbox-${code}` },
+  };
+}
+
+interface CabinLayout {
+  cabinClass: string;
+  /** Seat letters per section, left to right. */
+  sections: string[][];
+  rows: [first: number, last: number];
+  exitRows: number[];
+  wingRows: [first: number, last: number] | null;
+}
+
+const LAYOUTS: Record<string, CabinLayout[]> = {
+  '320': [{ cabinClass: 'economy', sections: [['A', 'B', 'C'], ['D', 'E', 'F']], rows: [1, 30], exitRows: [12, 13], wingRows: [11, 15] }],
+  '77W': [
+    { cabinClass: 'business', sections: [['A'], ['D', 'G'], ['K']], rows: [1, 8], exitRows: [], wingRows: null },
+    { cabinClass: 'economy', sections: [['A', 'B', 'C'], ['D', 'E', 'F', 'G'], ['H', 'J', 'K']], rows: [30, 60], exitRows: [42], wingRows: [38, 46] },
+  ],
+};
+
+/**
+ * A seat map in provider_b's shape. Occupied seats follow a fixed pattern; the exit seat at the right
+ * window of the first exit row is blocked; front rows and exit rows cost extra, the rest are free.
+ */
+function seatMap(segmentId: string, sliceId: string, aircraft: string, offer: NativeOffer) {
+  const layouts = LAYOUTS[aircraft] ?? LAYOUTS['320'] as CabinLayout[];
+  return {
+    id: `sea_${segmentId.slice(4)}`,
+    segment_id: segmentId,
+    slice_id: sliceId,
+    cabins: layouts.map((layout) => {
+      const rows: { sections: { elements: Record<string, unknown>[] }[] }[] = [];
+      let wingStart: number | null = null;
+      let wingEnd: number | null = null;
+      for (let row = layout.rows[0]; row <= layout.rows[1]; row++) {
+        if (layout.exitRows.includes(row)) {
+          rows.push({ sections: layout.sections.map((_, index) => ({ elements: index === 0 || index === layout.sections.length - 1 ? [{ type: 'exit_row' }] : [] })) });
+        }
+        if (layout.wingRows && row === layout.wingRows[0]) wingStart = rows.length;
+        rows.push({
+          sections: layout.sections.map((letters) => ({ elements: letters.map((letter) => seat(row, letter, layout, offer)) })),
+        });
+        if (layout.wingRows && row === layout.wingRows[1]) wingEnd = rows.length - 1;
+      }
+      return {
+        deck: 0,
+        cabin_class: layout.cabinClass,
+        aisles: layout.sections.length - 1,
+        wings: wingStart !== null && wingEnd !== null ? { first_row_index: wingStart, last_row_index: wingEnd } : null,
+        rows,
+      };
+    }),
+  };
+}
+
+function seat(row: number, letter: string, layout: CabinLayout, offer: NativeOffer): Record<string, unknown> {
+  const designator = `${row}${letter}`;
+  const lastLetter = layout.sections.at(-1)?.at(-1);
+  if (row === layout.exitRows[0] && letter === lastLetter) {
+    return { type: 'seat', designator, disclosures: ['restricted_seat_general'], available_services: [] };
+  }
+  if ((row * 7 + letter.charCodeAt(0)) % 5 === 0) return { type: 'seat', designator, disclosures: [], available_services: [] };
+  // Front rows 11, exit rows 25, the rest free; in yen, 180 times that.
+  const price = row - layout.rows[0] < 5 ? 11 : layout.exitRows.includes(row) ? 25 : 0;
+  const amount = toDecimalString(offer.total_currency === 'JPY' ? price * 180 : price, offer.total_currency);
+  return {
+    type: 'seat',
+    designator,
+    disclosures: [],
+    available_services: offer.passengers.map((passenger, index) => ({
+      id: `ase_seat${designator}p${index}`,
+      passenger_id: passenger.id,
+      total_amount: amount,
+      total_currency: offer.total_currency,
+    })),
+  };
+}

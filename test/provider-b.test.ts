@@ -1,0 +1,158 @@
+/**
+ * provider_b over real HTTP: the adapter against its sandbox (every magic value), then the REST routes
+ * that use it, with the partner's key and a traveler's token from the real authorization flow.
+ */
+import test from 'ava';
+import { GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../core/errors.js';
+import { ProviderBAdapter } from '../providers/flights/provider-b/adapter.js';
+import { MAGIC_OFFERS } from '../providers/flights/provider-b/sandbox.js';
+import { jsonOf } from './helpers/http.js';
+import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
+import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
+
+let running: RunningService;
+let adapter: ProviderBAdapter;
+let apiKey: string;
+let token: string;
+let narrowToken: string;
+
+const sandbox = () => `${running.config.sandboxUrl}/flights/provider_b`;
+
+/** A native offer as the provider's own API serves it (what a partner would send us). */
+async function nativeOffer(id: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sandbox()}/air/offers/${id}`, { headers: { authorization: 'Bearer duffel_test_partner', 'duffel-version': 'v2' } });
+  return (await jsonOf(response)).data;
+}
+
+test.before(async () => {
+  running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
+  adapter = new ProviderBAdapter({
+    baseUrl: sandbox(),
+    token: 'duffel_test_contract',
+    capabilities: running.service.providers.capabilities('provider_b'),
+    clock: { now: () => new Date() },
+  });
+  const partner = await running.service.partners.createPartner({ name: 'Seat Air' });
+  apiKey = partner.api_key;
+  const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Seat Air', redirect_uris: [PARTNER_REDIRECT] });
+  const config = await clientFor(running, client.client_id, oauth.ClientSecretBasic(client.client_secret as string));
+  token = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } })).tokens.access_token;
+  narrowToken = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', traveler: { email: uniqueEmail() } })).tokens
+    .access_token;
+});
+test.after.always(async () => {
+  await running?.close();
+});
+
+test('contract: pricing answers the offer normalized; a changed price comes back changed', async (t) => {
+  const same = await adapter.price(await nativeOffer('off_0000AuPyAJY1KPrmYbBxIm'));
+  t.is(same.offer.total_amount, '512.46');
+  t.is(same.providerOfferId, 'off_0000AuPyAJY1KPrmYbBxIm');
+  const changed = await adapter.price(await nativeOffer(MAGIC_OFFERS.priceChange));
+  t.is(changed.offer.total_amount, '550.89');
+  t.is(changed.offer.base_amount, '336.43');
+  t.is(changed.offer.tax_amount, '214.46');
+});
+
+test('contract: sold out is provider_rejected; expired is offer_expired; a 500 is provider_unavailable', async (t) => {
+  const soldOut = await t.throwsAsync(adapter.price(await nativeOffer(MAGIC_OFFERS.soldOut)), { instanceOf: ProviderRejectedError });
+  t.is(soldOut?.code, 'offer_no_longer_available');
+  t.notRegex(soldOut?.message ?? '', /Offer no longer available/, 'never the provider’s own words');
+  const expired = await t.throwsAsync(adapter.price(await nativeOffer(MAGIC_OFFERS.expired)), { instanceOf: GoneError });
+  t.is(expired?.code, 'offer_expired');
+  await t.throwsAsync(adapter.price(await nativeOffer(MAGIC_OFFERS.error)), { instanceOf: ProviderUnavailableError });
+  await t.throwsAsync(adapter.seatMaps(await nativeOffer(MAGIC_OFFERS.error), 'x'), { instanceOf: ProviderUnavailableError });
+});
+
+test('contract: an answer slower than the capability timeout is provider_timeout', async (t) => {
+  const started = Date.now();
+  await t.throwsAsync(adapter.price(await nativeOffer(MAGIC_OFFERS.slow)), { instanceOf: ProviderTimeoutError, message: /within 10 s/ });
+  const waited = Date.now() - started;
+  t.true(waited >= 9_500 && waited < 11_900, `gave up after ${waited} ms, at the 10 s pricing timeout`);
+});
+
+test('contract: a wrong token is provider_unavailable, not the provider’s authentication error', async (t) => {
+  const wrong = new ProviderBAdapter({
+    baseUrl: sandbox(),
+    token: 'not-a-sandbox-token',
+    capabilities: running.service.providers.capabilities('provider_b'),
+    clock: { now: () => new Date() },
+  });
+  const error = await t.throwsAsync(wrong.price(await nativeOffer('off_0000AuPyAJY1KPrmYbBxIm')), { instanceOf: ProviderUnavailableError });
+  t.notRegex(error?.message ?? '', /authentication/i);
+});
+
+test('contract: seat maps of a 777 (business 1-2-1, economy 3-4-3) and an A320 (3-3)', async (t) => {
+  const [boeing] = await adapter.seatMaps(await nativeOffer('off_0000AuPyAJY1KPrmYbBxIm'), 'our-offer');
+  t.is(boeing?.offer_id, 'our-offer');
+  t.is(boeing?.segment_id, 'seg_0000AuPyAJY1KPrmYbBxIo');
+  const seats = boeing?.seat_map ?? {};
+  t.like(seats['1A'], { row: '1', column: 'A', seat_type: 'window' });
+  t.like(seats['1D'], { seat_type: 'aisle' });
+  t.like(seats['31B'], { seat_type: 'middle' });
+  t.like(seats['31C'], { seat_type: 'aisle' });
+  t.like(seats['31K'], { seat_type: 'window' });
+  t.is(seats['31I'], undefined, 'there is no I column');
+  t.like(seats['42K'], { is_available: false, is_blocked: true, is_occupied: false, disclosures: ['restricted_seat_general'] });
+  const occupied = Object.values(seats).filter((seat) => seat.is_occupied);
+  t.true(occupied.length > 10 && occupied.every((seat) => !seat.is_available));
+  t.deepEqual(boeing?.pricing['30A'] ?? boeing?.pricing['30B'], { amount: 11, currency: 'GBP' });
+  t.is(boeing?.pricing['50A'], undefined, 'standard seats are free');
+
+  const [airbus] = await adapter.seatMaps(await nativeOffer('off_0000AuQ2KwD3sKu675AaaA'), 'kwd-offer');
+  t.deepEqual(
+    [...new Set(Object.values(airbus?.seat_map ?? {}).map((seat) => seat.column))].sort(),
+    ['A', 'B', 'C', 'D', 'E', 'F'],
+  );
+  t.is(Object.keys(airbus?.seat_map ?? {}).length, 180);
+  t.deepEqual(airbus?.pricing['13A'] ?? airbus?.pricing['13B'], { amount: 25, currency: 'KWD' });
+});
+
+const call = (path: string, init: RequestInit = {}, bearer = token) =>
+  fetch(`${running.url}/v1/flights/providers/${path}`, {
+    ...init,
+    headers: { 'x-api-key': apiKey, authorization: `Bearer ${bearer}`, 'content-type': 'application/json', ...(init.headers as object) },
+  });
+
+async function createOffer(id: string): Promise<string> {
+  const created = await call('provider_b/offers', { method: 'POST', body: JSON.stringify(await nativeOffer(id)) });
+  return (await jsonOf(created)).offer_id;
+}
+
+test('REST: pricing says when the price changed and keeps the new offer; seat maps; scopes', async (t) => {
+  const offerId = await createOffer(MAGIC_OFFERS.priceChange);
+  const priced = await call(`provider_b/offers/${offerId}/pricing`, { method: 'POST', body: '{}' });
+  t.is(priced.status, 200);
+  const body = await jsonOf(priced);
+  t.true(body.price_changed);
+  t.is(body.previous_total_amount, '512.46');
+  t.is(body.offer.total_amount, '550.89');
+  t.is(body.offer.id, offerId);
+  const stored = await jsonOf(await fetch(`${running.url}/v1/flights/providers/provider_b/offers/${offerId}`, { headers: { 'x-api-key': apiKey } }));
+  t.is(stored.total_amount, '550.89', 'the new price is kept');
+
+  const unchanged = await createOffer('off_0000AuPyAJY1KPrmYbBxIm');
+  const again = await jsonOf(await call(`provider_b/offers/${unchanged}/pricing`, { method: 'POST' }));
+  t.false(again.price_changed);
+
+  const seatMaps = await call(`provider_b/offers/${unchanged}/seat-maps`);
+  t.is(seatMaps.status, 200);
+  t.is((await jsonOf(seatMaps))[0].offer_id, unchanged);
+
+  const forbidden = await call(`provider_b/offers/${unchanged}/pricing`, { method: 'POST', body: '{}' }, narrowToken);
+  t.is(forbidden.status, 403);
+  t.is((await jsonOf(forbidden)).scope, 'bookings.write');
+});
+
+test('REST: provider failures keep their meaning; seat maps where seats are not sold are a clear 422', async (t) => {
+  const soldOut = await call(`provider_b/offers/${await createOffer(MAGIC_OFFERS.soldOut)}/pricing`, { method: 'POST', body: '{}' });
+  t.is(soldOut.status, 422);
+  t.is((await jsonOf(soldOut)).code, 'offer_no_longer_available');
+  const broken = await call(`provider_b/offers/${await createOffer(MAGIC_OFFERS.error)}/pricing`, { method: 'POST', body: '{}' });
+  t.is(broken.status, 502);
+  const noSeats = await call('provider_d/offers/00000000-0000-4000-8000-000000000000/seat-maps');
+  t.is(noSeats.status, 422);
+  const body = await jsonOf(noSeats);
+  t.is(body.code, 'seat_selection_not_supported');
+  t.regex(body.message, /book without seat selection/);
+});
