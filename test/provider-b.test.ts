@@ -156,3 +156,68 @@ test('REST: provider failures keep their meaning; seat maps where seats are not 
   t.is(body.code, 'seat_selection_not_supported');
   t.regex(body.message, /book without seat selection/);
 });
+
+test('contract: passenger details reach the provider; a name it refuses is invalid_passenger', async (t) => {
+  const native = await nativeOffer('off_0000AuPyAJY1KPrmYbBxIm');
+  const updated = await adapter.updatePassenger(native, 'pas_0000AuPyAJXRRDNqh2bdDH', {
+    first_name: 'Ada',
+    last_name: "O'Brien-Lovelace",
+    loyalty_programme_accounts: [{ airline_iata_code: 'BA', account_number: '12345678' }],
+  });
+  t.like(updated, { id: 'pas_0000AuPyAJXRRDNqh2bdDH', type: 'adult', given_name: 'Ada', family_name: "O'Brien-Lovelace" });
+  t.deepEqual(updated.loyalty_programme_accounts, [{ airline_iata_code: 'BA', account_number: '12345678' }]);
+  const refused = await t.throwsAsync(adapter.updatePassenger(native, 'pas_0000AuPyAJXRRDNqh2bdDH', { last_name: 'R2D2' }), {
+    instanceOf: ProviderRejectedError,
+  });
+  t.is(refused?.code, 'invalid_passenger');
+});
+
+test('REST: the providers list needs a token; replace keeps the offer id; passengers mapped and updated', async (t) => {
+  t.is((await fetch(`${running.url}/v1/flights/providers`, { headers: { 'x-api-key': apiKey } })).status, 401);
+  t.deepEqual(
+    (await jsonOf(await fetch(`${running.url}/v1/flights/providers`, { headers: { 'x-api-key': apiKey, authorization: `Bearer ${narrowToken}` } }))).map(
+      (provider: { id: string }) => provider.id,
+    ),
+    ['provider_a', 'provider_b', 'provider_c', 'provider_d', 'provider_e'],
+    'any valid token will do, sorted by priority',
+  );
+
+  const offerId = await createOffer('off_0000AuPyAJY1KPrmYbBxIm');
+  const replaced = await call(`provider_b/offers/${offerId}`, { method: 'PUT', body: JSON.stringify(await nativeOffer(MAGIC_OFFERS.priceChange)) });
+  t.is(replaced.status, 200);
+  t.deepEqual(await jsonOf(replaced), { offer_id: offerId });
+  const row = await running.service.db.knex('offers').where({ id: offerId }).first();
+  t.is(row.provider_offer_id, MAGIC_OFFERS.priceChange);
+
+  const passengerId = 'pas_0000AuPyAJXRRDNqh2bdDH';
+  const savedPassenger = '6f1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f40';
+  const mapped = await call(`provider_b/offers/${offerId}/passengers`, {
+    method: 'POST',
+    body: JSON.stringify({ passengers: [{ user_passenger_id: savedPassenger, provider_passenger_id: passengerId }] }),
+  });
+  t.is(mapped.status, 200);
+  t.deepEqual((await jsonOf(mapped)).passengers, [{ user_passenger_id: savedPassenger, provider_passenger_id: passengerId }]);
+  t.is((await running.service.db.knex('offer_passengers').where({ offer_id: offerId })).length, 1);
+  const wrong = await call(`provider_b/offers/${offerId}/passengers`, {
+    method: 'POST',
+    body: JSON.stringify({ passengers: [{ user_passenger_id: savedPassenger, provider_passenger_id: 'pas_nobody' }] }),
+  });
+  t.is(wrong.status, 400);
+  t.regex((await jsonOf(wrong)).fields['passengers.0.provider_passenger_id'].message, /not a passenger of this offer/);
+
+  const updated = await call(`provider_b/offers/${offerId}/passengers/${passengerId}`, {
+    method: 'PUT',
+    body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' }),
+  });
+  t.is(updated.status, 200);
+  t.like(await jsonOf(updated), { id: passengerId, given_name: 'Ada', family_name: 'Lovelace' });
+  const mismatch = await call(`provider_b/offers/${offerId}/passengers/${passengerId}`, { method: 'PUT', body: JSON.stringify({ passenger_id: 'pas_other' }) });
+  t.is(mismatch.status, 400);
+  t.is((await call(`provider_b/offers/${offerId}/passengers/pas_nobody`, { method: 'PUT', body: '{}' })).status, 404);
+  const refused = await call(`provider_b/offers/${offerId}/passengers/${passengerId}`, { method: 'PUT', body: JSON.stringify({ last_name: 'R2D2' }) });
+  t.is(refused.status, 422);
+  t.is((await jsonOf(refused)).code, 'invalid_passenger');
+  const notHere = await call(`provider_c/offers/${offerId}/passengers/${passengerId}`, { method: 'PUT', body: '{}' });
+  t.is(notHere.status, 422);
+  t.is((await jsonOf(notHere)).code, 'passenger_update_not_supported');
+});

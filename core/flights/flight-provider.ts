@@ -4,7 +4,7 @@
  * answers with its native schema, and throw domain errors (never the provider's own words).
  */
 import type { NormalizedOffer } from './offer-normalizer.js';
-import type { SeatMap } from './offer-schemas.js';
+import type { OfferPassengerDetails, PassengerUpdateRequest, SeatMap } from './offer-schemas.js';
 
 export interface FlightProvider {
   readonly providerId: string;
@@ -12,4 +12,6 @@ export interface FlightProvider {
   price(raw: Record<string, unknown>): Promise<NormalizedOffer>;
   /** One seat map per segment that has one; `offerId` is ours, for the answer. */
   seatMaps(raw: Record<string, unknown>, offerId: string): Promise<SeatMap[]>;
+  /** Gives the provider the details of one of the offer's passengers (where its capabilities allow). */
+  updatePassenger(raw: Record<string, unknown>, providerPassengerId: string, update: PassengerUpdateRequest): Promise<OfferPassengerDetails>;
 }

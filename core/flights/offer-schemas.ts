@@ -213,3 +213,48 @@ export const PricingResult = z
     previous_total_amount: DecimalString,
   })
   .meta({ id: 'PricingResult', description: "The offer as the provider prices it now; a changed price is said, never hidden." });
+
+export const OfferPassengerMapping = z
+  .strictObject({
+    user_passenger_id: z.uuid().describe("One of the traveler's saved passengers."),
+    provider_passenger_id: z.string().min(1).describe('The id of a passenger inside the offer (its `passengers[].id`).'),
+  })
+  .meta({ id: 'OfferPassengerMapping' });
+export type OfferPassengerMapping = z.infer<typeof OfferPassengerMapping>;
+
+export const SaveOfferPassengersRequest = z
+  .strictObject({ passengers: z.array(OfferPassengerMapping).min(1).max(9) })
+  .meta({ id: 'SaveOfferPassengersRequest' });
+
+export const PassengerUpdateRequest = z
+  .strictObject({
+    passenger_id: z.string().min(1).optional().describe('The passenger inside the offer; required by provider_a.'),
+    first_name: z.string().trim().min(1).max(100).optional(),
+    middle_name: z.string().trim().max(100).optional(),
+    last_name: z.string().trim().min(1).max(100).optional(),
+    date_of_birth: z.iso.date().optional(),
+    gender: z.enum(['male', 'female']).optional(),
+    known_traveler_number: z.string().regex(/^[A-Za-z0-9]{5,25}$/, '5 to 25 letters and digits').optional(),
+    loyalty_programme_accounts: z
+      .array(z.strictObject({ airline_iata_code: z.string().regex(/^[A-Z0-9]{2}$/), account_number: z.string().min(1).max(50) }))
+      .optional(),
+    identity_documents: z
+      .array(
+        z.strictObject({
+          expires_on: z.iso.date(),
+          issuing_country_code: z.string().regex(/^[A-Z]{2}$/),
+          type: z.enum(['passport', 'tax_id', 'known_traveler_number', 'passenger_redress_number']),
+          unique_identifier: z.string().min(3).max(50),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'PassengerUpdateRequest', description: 'Empty fields are ignored.' });
+export type PassengerUpdateRequest = z.infer<typeof PassengerUpdateRequest>;
+
+export const OfferPassengerDetails = OfferPassenger.extend({
+  given_name: z.string().nullable(),
+  family_name: z.string().nullable(),
+  loyalty_programme_accounts: z.array(z.object({ airline_iata_code: z.string(), account_number: z.string() })),
+}).meta({ id: 'OfferPassenger', description: "One of the offer's passengers, as the provider now holds it." });
+export type OfferPassengerDetails = z.infer<typeof OfferPassengerDetails>;

@@ -5,10 +5,10 @@
  */
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
-import { GoneError, NotFoundError, NotImplementedError, ProviderRejectedError } from '../errors.js';
+import { GoneError, NotFoundError, NotImplementedError, ProviderRejectedError, ValidationError, type FieldError } from '../errors.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
-import type { Offer, SeatMap } from './offer-schemas.js';
+import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, SeatMap } from './offer-schemas.js';
 import type { ProviderCatalog } from './provider-catalog.js';
 
 interface OfferRow {
@@ -64,6 +64,51 @@ export class OfferService {
     return { offer_id: row.id as string };
   }
 
+  /** Replaces the offer with a newer one from the provider (same provider); it keeps its id. */
+  async replace(partnerId: string, providerId: string, offerId: string, native: unknown): Promise<{ offer_id: string }> {
+    const row = await this.#row(partnerId, providerId, offerId, { evenExpired: true });
+    const { offer, providerOfferId } = this.#normalizer(providerId).normalize(native);
+    if (new Date(offer.expires_at) <= this.deps.clock.now()) throw expired(offer.expires_at);
+    await this.deps
+      .db('offers')
+      .where({ id: row.id })
+      .update({
+        provider_offer_id: providerOfferId,
+        offer: JSON.stringify(withoutRaw(offer)),
+        raw_offer: JSON.stringify(native),
+        expires_at: new Date(offer.expires_at),
+        updated_at: this.deps.clock.now(),
+      });
+    return { offer_id: row.id };
+  }
+
+  /**
+   * Says which of the traveler's saved passengers travels as which passenger of the offer. The whole
+   * list is replaced at once; every provider passenger id must be one of the offer's.
+   */
+  async savePassengers(partnerId: string, providerId: string, offerId: string, userId: string, mappings: OfferPassengerMapping[]) {
+    const row = await this.#row(partnerId, providerId, offerId);
+    const known = new Set(row.offer.passengers.map((passenger) => passenger.id));
+    const problems: FieldError[] = [];
+    mappings.forEach((mapping, index) => {
+      if (!known.has(mapping.provider_passenger_id)) {
+        problems.push({
+          field: `passengers.${index}.provider_passenger_id`,
+          rule: 'offer_passenger',
+          message: `${mapping.provider_passenger_id} is not a passenger of this offer: use one of ${[...known].join(', ')}`,
+        });
+      }
+      const twice = mappings.findIndex((other) => other.provider_passenger_id === mapping.provider_passenger_id || other.user_passenger_id === mapping.user_passenger_id);
+      if (twice !== index) problems.push({ field: `passengers.${index}`, rule: 'unique', message: 'each passenger may appear once' });
+    });
+    if (problems.length > 0) throw new ValidationError(problems);
+    await this.deps.db.transaction(async (trx) => {
+      await trx('offer_passengers').where({ offer_id: row.id }).delete();
+      await trx('offer_passengers').insert(mappings.map((mapping) => ({ offer_id: row.id, user_id: userId, ...mapping })));
+    });
+    return { passengers: mappings.map(({ user_passenger_id, provider_passenger_id }) => ({ user_passenger_id, provider_passenger_id })) };
+  }
+
   /** The partner's offer, normalized, with the provider's own as `raw_offer`. */
   async get(partnerId: string, providerId: string, offerId: string): Promise<Offer> {
     return present(await this.#row(partnerId, providerId, offerId));
@@ -106,7 +151,37 @@ export class OfferService {
     return this.#adapter(providerId).seatMaps(row.raw_offer, row.id);
   }
 
-  async #row(partnerId: string, providerId: string, offerId: string): Promise<OfferRow> {
+  /**
+   * Gives the provider the details of one of the offer's passengers, where its capabilities say
+   * `supports_offer_passenger_update`. `passenger_id` in the body, when sent, must name the same passenger.
+   */
+  async updatePassenger(
+    partnerId: string,
+    providerId: string,
+    offerId: string,
+    providerPassengerId: string,
+    update: PassengerUpdateRequest,
+  ): Promise<OfferPassengerDetails> {
+    if (!this.deps.providers.capabilities(providerId).supports_offer_passenger_update) {
+      throw new ProviderRejectedError(
+        `${providerId} takes passenger details only with the booking (its capabilities say supports_offer_passenger_update: false): send them when you book.`,
+        'passenger_update_not_supported',
+      );
+    }
+    if (update.passenger_id !== undefined && update.passenger_id !== providerPassengerId) {
+      throw new ValidationError([{ field: 'passenger_id', rule: 'matches_path', message: 'passenger_id must be the passenger named in the path' }]);
+    }
+    const row = await this.#row(partnerId, providerId, offerId);
+    if (!row.offer.passengers.some((passenger) => passenger.id === providerPassengerId)) {
+      throw new NotFoundError(
+        `${providerPassengerId} is not a passenger of this offer: its passengers are ${row.offer.passengers.map((passenger) => passenger.id).join(', ')}.`,
+        'offer_passenger_not_found',
+      );
+    }
+    return this.#adapter(providerId).updatePassenger(row.raw_offer, providerPassengerId, update);
+  }
+
+  async #row(partnerId: string, providerId: string, offerId: string, options: { evenExpired?: boolean } = {}): Promise<OfferRow> {
     this.deps.providers.get(providerId);
     const row: OfferRow | undefined = /^[0-9a-f-]{36}$/i.test(offerId)
       ? await this.deps.db('offers').where({ id: offerId, provider_id: providerId, partner_id: partnerId }).first()
@@ -114,7 +189,7 @@ export class OfferService {
     if (!row) {
       throw new NotFoundError(`There is no offer ${offerId} of ${providerId} for your application: create it with POST /v1/flights/providers/${providerId}/offers.`, 'offer_not_found');
     }
-    if (row.expires_at <= this.deps.clock.now()) throw expired(row.expires_at.toISOString());
+    if (!options.evenExpired && row.expires_at <= this.deps.clock.now()) throw expired(row.expires_at.toISOString());
     return row;
   }
 

@@ -1,9 +1,21 @@
 import type { ProviderCatalog } from '../../core/flights/provider-catalog.js';
-import { ProviderCapabilities, ProviderPathParams } from '../../core/flights/schemas.js';
+import { z } from 'zod';
+import { Provider, ProviderCapabilities, ProviderPathParams } from '../../core/flights/schemas.js';
 import { defineRoute, type Route } from '../route-table.js';
 
 export function flightProviderRoutes(deps: { providers: ProviderCatalog }): Route[] {
   return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/flights/providers',
+      operationId: 'listProviders',
+      summary: 'The flight providers',
+      description: 'Every provider with its capabilities, by priority (lower first). Needs the API key and any valid traveler token.',
+      tags: ['Flights'],
+      auth: 'api_key_and_bearer',
+      responses: { 200: { description: 'The providers.', schema: z.array(Provider) } },
+      handler: () => ({ body: [...deps.providers.list()].sort((a, b) => a.priority - b.priority) }),
+    }),
     defineRoute({
       method: 'GET',
       path: '/v1/flights/providers/{provider}/capabilities',

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { Offer, PricingResult, SeatMap } from '../../core/flights/offer-schemas.js';
+import {
+  Offer,
+  OfferPassengerDetails,
+  OfferPassengerMapping,
+  PassengerUpdateRequest,
+  PricingResult,
+  SaveOfferPassengersRequest,
+  SeatMap,
+} from '../../core/flights/offer-schemas.js';
 import type { OfferService } from '../../core/flights/offers.js';
 import { ProviderPathParams } from '../../core/flights/schemas.js';
 import { defineRoute, type Route } from '../route-table.js';
@@ -55,6 +63,72 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       errors: [404, 410],
       handler: async ({ params, partner }) => ({
         body: await deps.offers.get((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id),
+      }),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/flights/providers/{provider}/offers/{offer_id}',
+      operationId: 'replaceProviderOffer',
+      summary: 'Replace an offer with a newer one from the provider',
+      description:
+        "Send the provider's newer offer verbatim (after a price change, say): it is checked and normalized like a new one and takes the place of the old one, under the same `offer_id`.",
+      tags: ['Offers'],
+      auth: 'api_key_and_bearer',
+      scope: 'bookings.write',
+      params: OfferPathParams,
+      body: ProviderOfferInput,
+      responses: { 200: { description: 'The offer was replaced.', schema: CreateOfferResponse } },
+      errors: [400, 404, 410, 501],
+      handler: async ({ params, body, partner }) => ({
+        body: await deps.offers.replace((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id, body),
+      }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/flights/providers/{provider}/offers/{offer_id}/passengers',
+      operationId: 'saveOfferPassengers',
+      summary: "Say who travels as which of the offer's passengers",
+      description:
+        "Maps the traveler's saved passengers to the passengers inside the offer (`passengers[].id`). The whole list is replaced at once.",
+      tags: ['Offers'],
+      auth: 'api_key_and_bearer',
+      scope: 'bookings.write',
+      params: OfferPathParams,
+      body: SaveOfferPassengersRequest,
+      responses: { 200: { description: 'The mapping as kept.', schema: z.object({ passengers: z.array(OfferPassengerMapping) }) } },
+      errors: [404, 410],
+      handler: async ({ params, body, partner, actor }) => ({
+        body: await deps.offers.savePassengers(
+          (partner as NonNullable<typeof partner>).partnerId,
+          params.provider,
+          params.offer_id,
+          (actor as NonNullable<typeof actor>).userId,
+          body.passengers,
+        ),
+      }),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/flights/providers/{provider}/offers/{offer_id}/passengers/{passenger_id}',
+      operationId: 'updateOfferPassenger',
+      summary: "Give the provider a passenger's details",
+      description:
+        "Sends one passenger's details (names, loyalty accounts, documents) to the provider for the offer, where its capabilities say `supports_offer_passenger_update` (422 `passenger_update_not_supported` otherwise). Empty fields are ignored. `{passenger_id}` is the passenger's id inside the offer.",
+      tags: ['Offers'],
+      auth: 'api_key_and_bearer',
+      scope: 'bookings.write',
+      params: OfferPathParams.extend({ passenger_id: z.string().describe("The passenger's id inside the offer.") }),
+      body: PassengerUpdateRequest,
+      responses: { 200: { description: "The offer's passenger as the provider now holds it.", schema: OfferPassengerDetails } },
+      errors: [404, 410, 422, 501, 502, 504],
+      handler: async ({ params, body, partner }) => ({
+        body: await deps.offers.updatePassenger(
+          (partner as NonNullable<typeof partner>).partnerId,
+          params.provider,
+          params.offer_id,
+          params.passenger_id,
+          body,
+        ),
       }),
     }),
     defineRoute({

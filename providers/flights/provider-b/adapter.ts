@@ -8,14 +8,15 @@ import type { Clock } from '../../../core/clock.js';
 import { GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
 import type { FlightProvider } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
-import type { SeatMap } from '../../../core/flights/offer-schemas.js';
+import type { OfferPassengerDetails, PassengerUpdateRequest, SeatMap } from '../../../core/flights/offer-schemas.js';
 import type { ProviderCapabilities } from '../../../core/flights/schemas.js';
-import { PROVIDER_ID, toOffer } from './map.js';
+import { PROVIDER_ID, toOffer, typeFromAge } from './map.js';
 import { toSeatMap } from './seat-map.js';
-import { WireErrors, WireOffer, WireSeatMap } from './wire.js';
+import { WireErrors, WireOffer, WireOfferPassenger, WireSeatMap } from './wire.js';
 
 const OfferAnswer = z.object({ data: WireOffer });
 const SeatMapsAnswer = z.object({ data: z.array(WireSeatMap) });
+const PassengerAnswer = z.object({ data: WireOfferPassenger });
 
 export interface ProviderBSettings {
   /** Where its API lives (the sandbox in sandbox mode). */
@@ -56,6 +57,26 @@ export class ProviderBAdapter implements FlightProvider {
     return this.#parse(SeatMapsAnswer, answer).data.map((seatMap) => toSeatMap(seatMap, offerId));
   }
 
+  /** Its API takes names and loyalty accounts; the other fields are for the booking. */
+  async updatePassenger(raw: Record<string, unknown>, providerPassengerId: string, update: PassengerUpdateRequest): Promise<OfferPassengerDetails> {
+    const path = `air/offers/${encodeURIComponent(String(raw.id))}/passengers/${encodeURIComponent(providerPassengerId)}`;
+    const data = {
+      ...(update.first_name ? { given_name: update.first_name } : {}),
+      ...(update.last_name ? { family_name: update.last_name } : {}),
+      ...(update.loyalty_programme_accounts ? { loyalty_programme_accounts: update.loyalty_programme_accounts } : {}),
+    };
+    const answer = await this.#call(raw, () => this.#http.patch(path, { json: { data }, timeout: { request: this.#timeoutMs() } }).json());
+    const passenger = this.#parse(PassengerAnswer, answer).data;
+    return {
+      id: passenger.id,
+      type: passenger.type ?? typeFromAge(passenger.age),
+      age: passenger.age ?? null,
+      given_name: passenger.given_name ?? null,
+      family_name: passenger.family_name ?? null,
+      loyalty_programme_accounts: (passenger.loyalty_programme_accounts ?? []).map(({ airline_iata_code, account_number }) => ({ airline_iata_code, account_number })),
+    };
+  }
+
   #timeoutMs(): number {
     return this.#settings.capabilities.pricing_timeout_seconds * 1000;
   }
@@ -76,6 +97,13 @@ export class ProviderBAdapter implements FlightProvider {
     }
     if (error instanceof HTTPError) {
       const codes = WireErrors.safeParse(error.response.body).data?.errors.map((item) => item.code) ?? [];
+      if (codes.includes('invalid_passenger_name')) {
+        return new ProviderRejectedError(
+          "The airline refused the passenger's name: use letters, spaces, hyphens and apostrophes only, as printed in the passport.",
+          'invalid_passenger',
+          'provider_b: invalid passenger name',
+        );
+      }
       if (codes.includes('offer_no_longer_available') || error.response.statusCode === 404) {
         const expired = typeof raw.expires_at === 'string' && new Date(raw.expires_at) <= this.#settings.clock.now();
         return expired

@@ -174,7 +174,7 @@ function carrier(value: { iata_code: string; name?: string }) {
 }
 
 /** IATA bands: infant under 2, child 2 to 11, adult 12 and over; adult when the age is not given. */
-function typeFromAge(age: number | null | undefined): Offer['passengers'][number]['type'] {
+export function typeFromAge(age: number | null | undefined): Offer['passengers'][number]['type'] {
   if (age == null || age >= 12) return 'adult';
   return age < 2 ? 'infant_without_seat' : 'child';
 }

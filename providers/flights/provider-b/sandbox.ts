@@ -6,6 +6,7 @@
  *   GET  /air/offers/{id}                 the offer (a fixture), valid for 30 minutes from now
  *   POST /air/offers/{id}/actions/price   the offer as priced now
  *   GET  /air/seat_maps?offer_id={id}     one seat map per segment (A320 3-3; 777 3-4-3 with business 1-2-1)
+ *   PATCH /air/offers/{id}/passengers/{pas_id}   a passenger's name and loyalty accounts
  *
  * Deterministic apart from the offer's timestamps. Magic offer ids (the LHR–JFK fixture under another
  * id) steer the failure paths; the README lists them.
@@ -13,6 +14,7 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
+import { koaBody } from 'koa-body';
 import type { Context, Next } from 'koa';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
 
@@ -89,6 +91,29 @@ export function providerBSandbox(clock: { now(): Date } = { now: () => new Date(
       if (offer.base_amount) offer.base_amount = fromMinorUnits(toMinorUnits(offer.base_amount, currency) + increase, currency);
     }
     ctx.body = { data: offer };
+  });
+  router.patch('/air/offers/:id/passengers/:passengerId', koaBody({ json: true, jsonLimit: '64kb', urlencoded: false, text: false, multipart: false }), (ctx) => {
+    const offer = offerFor(ctx.params.id as string);
+    const passenger = offer?.passengers.find((item) => item.id === ctx.params.passengerId);
+    if (!offer || !passenger) return error(ctx, 404, 'invalid_request_error', 'not_found', 'Not found', 'The offer passenger was not found.');
+    const data = ((ctx.request.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}) as {
+      given_name?: string;
+      family_name?: string;
+      loyalty_programme_accounts?: unknown[];
+    };
+    // Names are letters, spaces, hyphens and apostrophes, as airlines print them on tickets.
+    const invalid = [data.given_name, data.family_name].find((name) => name !== undefined && !/^[\p{L}][\p{L} '-]*$/u.test(name));
+    if (invalid !== undefined) {
+      return error(ctx, 422, 'validation_error', 'invalid_passenger_name', 'Invalid passenger name', 'The passenger name contains invalid characters.');
+    }
+    ctx.body = {
+      data: {
+        ...passenger,
+        given_name: data.given_name ?? null,
+        family_name: data.family_name ?? null,
+        loyalty_programme_accounts: data.loyalty_programme_accounts ?? [],
+      },
+    };
   });
   router.get('/air/seat_maps', async (ctx) => {
     const id = String(ctx.query.offer_id ?? '');

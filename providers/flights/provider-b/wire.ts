@@ -157,3 +157,12 @@ export type WireSeatMap = z.infer<typeof WireSeatMap>;
 export const WireErrors = z.looseObject({
   errors: z.array(z.looseObject({ type: z.string().optional(), code: z.string().optional(), title: z.string().optional() })),
 });
+
+export const WireOfferPassenger = z.looseObject({
+  id: z.string(),
+  type: z.enum(['adult', 'child', 'infant_without_seat']).nullable().optional(),
+  age: z.number().int().nullable().optional(),
+  given_name: z.string().nullable().optional(),
+  family_name: z.string().nullable().optional(),
+  loyalty_programme_accounts: z.array(z.looseObject({ airline_iata_code: z.string(), account_number: z.string() })).optional(),
+});
