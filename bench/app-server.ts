@@ -33,11 +33,20 @@ const url = `http://127.0.0.1:${port}`;
 const tokens = await signInThroughTheHostedPages();
 reportToParent({
   port,
+  providerBOffer: await sandboxOffer(),
   apiKey: partner.api_key,
   token: tokens.accessToken,
   refreshToken: tokens.refreshToken,
   clientAuthorization: tokens.clientAuthorization,
 });
+
+/** A provider_b offer as its sandbox serves it (valid for 30 minutes): the body of createProviderOffer. */
+async function sandboxOffer(): Promise<unknown> {
+  const response = await fetch(`${config.sandboxUrl}/flights/provider_b/air/offers/off_0000AuPyAJY1KPrmYbBxIm`, {
+    headers: { authorization: 'Bearer duffel_test_bench', 'duffel-version': 'v2' },
+  });
+  return ((await response.json()) as { data: unknown }).data;
+}
 
 /**
  * A traveler signed in the way a partner's app does it: a confidential client of the partner, the

@@ -4,6 +4,8 @@
  * - the capabilities route: API key check, usage limiter, request log (issue 2's goal: ≥ 0.6 of bare);
  * - `GET /v1/users/me`: the same plus a bearer JWT verified locally and one PostgreSQL read (issue 3's
  *   goal: ≥ 0.25 of bare);
+ * - createProviderOffer with a provider_b offer: key check, native schema, normalization, one insert;
+ * - normalization alone, per provider, in this process (offers per second);
  * - the refresh grant at the token endpoint: client authentication, the refresh token, grant and account
  *   read, a new RS256-signed access token (no goal; reported for capacity planning).
  *
@@ -16,7 +18,11 @@
  * DATABASE_URL selects PostgreSQL for the service; otherwise it uses the embedded database.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import autocannon from 'autocannon';
+import type { OfferNormalizer } from '../core/flights/offer-normalizer.js';
+import { Offer } from '../core/flights/offer-schemas.js';
+import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -28,6 +34,7 @@ interface Ready {
   token?: string;
   refreshToken?: string;
   clientAuthorization?: string;
+  providerBOffer?: unknown;
 }
 
 interface Target {
@@ -95,6 +102,22 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/** Offers per second one normalizer turns out, over about two seconds. */
+function normalizationRate(normalizer: OfferNormalizer, native: unknown): number {
+  for (let i = 0; i < 200; i++) Offer.parse(normalizer.normalize(structuredClone(native)).offer);
+  let count = 0;
+  const started = performance.now();
+  while (performance.now() - started < 2000) {
+    Offer.parse(normalizer.normalize(structuredClone(native)).offer);
+    count++;
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
+const normalizers: [string, OfferNormalizer, unknown][] = [
+  ['provider_b', providerBOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-b/fixtures/lhr-jfk-gbp.json', import.meta.url), 'utf8'))],
+];
+
 const bareServer = await startServer('./bare-server.ts');
 const appServer = await startServer('./app-server.ts');
 const appBase = `http://127.0.0.1:${appServer.ready.port}`;
@@ -118,6 +141,14 @@ const targets: Target[] = [
     url: `${appBase}/v1/users/me`,
     headers: { 'x-api-key': appServer.ready.apiKey as string, authorization: `Bearer ${appServer.ready.token}` },
     goal: 0.25,
+  },
+  {
+    name: 'createProviderOffer (key + normalize + insert)',
+    child: appServer.child,
+    url: `${appBase}/v1/flights/providers/provider_b/offers`,
+    method: 'POST',
+    headers: { 'x-api-key': appServer.ready.apiKey as string, 'content-type': 'application/json' },
+    body: JSON.stringify(appServer.ready.providerBOffer),
   },
   {
     name: 'refresh grant (Basic + RS256 signature)',
@@ -154,6 +185,11 @@ try {
     return target.goal !== undefined && median(own.map((r, i) => r.rps / (bare[i] as Round).rps)) < target.goal;
   });
   if (below.length > 0) console.log(`Below goal: ${below.map((target) => target.name).join(', ')}.`);
+  console.log('');
+  console.log('Normalization in this process (native JSON object in, schema-checked Offer out):');
+  for (const [provider, normalizer, native] of normalizers) {
+    console.log(`  ${provider}: ${normalizationRate(normalizer, native).toFixed(0)} offers/s`);
+  }
   const failing = targets.filter((target) => (results.get(target) as Round[]).some((r) => r.non2xx > 0));
   if (failing.length > 0) console.log(`Warning: non-2xx answers from ${failing.map((target) => target.name).join(', ')}.`);
 } finally {
