@@ -38,6 +38,7 @@ import { docsRoutes } from './rest/routes/docs.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { offerRoutes } from './rest/routes/offers.js';
 import { OfferService } from './core/flights/offers.js';
+import { providerAOffers } from './providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from './providers/flights/provider-b/normalizer.js';
 import { ProviderBAdapter } from './providers/flights/provider-b/adapter.js';
 import { providerBSandbox } from './providers/flights/provider-b/sandbox.js';
@@ -118,7 +119,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const routes: Route[] = [
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
-      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerBOffers], adapters: flightAdapters(config, providers, clock) }) }),
+      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers], adapters: flightAdapters(config, providers, clock) }) }),
       ...userRoutes({ users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];

@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import autocannon from 'autocannon';
 import type { OfferNormalizer } from '../core/flights/offer-normalizer.js';
 import { Offer } from '../core/flights/offer-schemas.js';
+import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -104,17 +105,18 @@ function median(values: number[]): number {
 
 /** Offers per second one normalizer turns out, over about two seconds. */
 function normalizationRate(normalizer: OfferNormalizer, native: unknown): number {
-  for (let i = 0; i < 200; i++) Offer.parse(normalizer.normalize(structuredClone(native)).offer);
+  for (let i = 0; i < 200; i++) Offer.parse(normalizer.normalize(structuredClone(native), new Date()).offer);
   let count = 0;
   const started = performance.now();
   while (performance.now() - started < 2000) {
-    Offer.parse(normalizer.normalize(structuredClone(native)).offer);
+    Offer.parse(normalizer.normalize(structuredClone(native), new Date()).offer);
     count++;
   }
   return count / ((performance.now() - started) / 1000);
 }
 
 const normalizers: [string, OfferNormalizer, unknown][] = [
+  ['provider_a', providerAOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-a/fixtures/lhr-cdg-return-gbp.json', import.meta.url), 'utf8'))],
   ['provider_b', providerBOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-b/fixtures/lhr-jfk-gbp.json', import.meta.url), 'utf8'))],
 ];
 

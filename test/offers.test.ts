@@ -75,6 +75,22 @@ test.serial('after expires_at the offer answers 410 offer_expired; an offer alre
   t.is(late.status, 410);
 });
 
+test.serial('a provider_a offer has no expiry of its own: it lives 30 minutes from its arrival', async (t) => {
+  now = new Date('2026-05-20T09:10:00Z');
+  const amadeus = JSON.parse(fs.readFileSync('providers/flights/provider-a/fixtures/lhr-cdg-return-gbp.json', 'utf8'));
+  const created = await create('provider_a', amadeus);
+  t.is(created.status, 201);
+  const { offer_id: offerId } = await jsonOf(created);
+  const offer = await jsonOf(await read('provider_a', offerId));
+  t.is(offer.expires_at, '2026-05-20T09:40:00.000Z');
+  t.is(offer.total_amount, '96.40');
+  t.is(offer.slices.length, 2);
+  now = new Date('2026-05-20T09:41:00Z');
+  t.is((await read('provider_a', offerId)).status, 410);
+  const priced = await fetch(`${running.url}/v1/flights/providers/provider_a/offers/${offerId}/pricing`, { method: 'POST', headers: { 'x-api-key': apiKey } });
+  t.is(priced.status, 401, 'pricing acts for a traveler: it needs a token');
+});
+
 test.serial('a malformed offer is a validation error naming each path; nothing is stored', async (t) => {
   now = new Date('2026-05-20T09:10:00Z');
   const before = await running.service.db.knex('offers').count({ n: '*' }).first();
@@ -96,10 +112,13 @@ test.serial('an unknown provider is 404; a provider whose offers are not support
   const unknown = await create('provider_z', native);
   t.is(unknown.status, 404);
   t.is((await jsonOf(unknown)).code, 'provider_not_found');
-  const notYet = await create('provider_a', native);
+  const notYet = await create('provider_c', native);
   t.is(notYet.status, 501);
   const body = await jsonOf(notYet);
   t.is(body.code, 'provider_offers_not_supported');
-  t.regex(body.message, /provider_b/);
+  t.regex(body.message, /provider_a, provider_b/);
+  const wrongDialect = await create('provider_a', native);
+  t.is(wrongDialect.status, 400, "provider_b's offer is not in provider_a's format");
+  t.truthy((await jsonOf(wrongDialect)).fields.itineraries);
   t.is((await read('provider_b', 'not-a-uuid')).status, 404);
 });

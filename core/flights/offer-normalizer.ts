@@ -13,6 +13,9 @@ export interface NormalizedOffer {
 
 export interface OfferNormalizer {
   readonly providerId: string;
-  /** Throws ValidationError (fields keyed by the native path) when `native` is not this provider's offer. */
-  normalize(native: unknown): NormalizedOffer;
+  /**
+   * Throws ValidationError (fields keyed by the native path) when `native` is not this provider's offer.
+   * `now` dates offers whose provider gives them no expiry of their own.
+   */
+  normalize(native: unknown, now: Date): NormalizedOffer;
 }

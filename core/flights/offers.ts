@@ -45,9 +45,9 @@ export class OfferService {
   }
 
   async create(partnerId: string, providerId: string, native: unknown): Promise<{ offer_id: string }> {
-    const { offer, providerOfferId } = this.#normalizer(providerId).normalize(native);
-    if (new Date(offer.expires_at) <= this.deps.clock.now()) throw expired(offer.expires_at);
     const now = this.deps.clock.now();
+    const { offer, providerOfferId } = this.#normalizer(providerId).normalize(native, now);
+    if (new Date(offer.expires_at) <= now) throw expired(offer.expires_at);
     const [row] = await this.deps
       .db('offers')
       .insert({
@@ -67,7 +67,7 @@ export class OfferService {
   /** Replaces the offer with a newer one from the provider (same provider); it keeps its id. */
   async replace(partnerId: string, providerId: string, offerId: string, native: unknown): Promise<{ offer_id: string }> {
     const row = await this.#row(partnerId, providerId, offerId, { evenExpired: true });
-    const { offer, providerOfferId } = this.#normalizer(providerId).normalize(native);
+    const { offer, providerOfferId } = this.#normalizer(providerId).normalize(native, this.deps.clock.now());
     if (new Date(offer.expires_at) <= this.deps.clock.now()) throw expired(offer.expires_at);
     await this.deps
       .db('offers')

@@ -1,0 +1,182 @@
+/**
+ * provider_a (Amadeus-like) native offer → the normalized Offer (providers.md §2):
+ * - its `id` ("1") is unique only within one answer, so the offer's id is derived from its content;
+ * - it carries no expiry: the offer lives OFFER_TTL_MINUTES from when we receive it, and never past its
+ *   last ticketing date;
+ * - one slice per itinerary; segment passengers from `travelerPricings[].fareDetailsBySegment`;
+ * - tax = grand total − base − fees; emissions summed over segments;
+ * - conditions and the fare summary from the fare's amenities (refundable, changeable, seats, priority),
+ *   unknown (null) where the offer does not say. Detailed fare rules come with pricing.
+ */
+import { createHash } from 'node:crypto';
+import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
+import { subtract, toDecimalString } from '../../../core/money/money.js';
+import type { WireOffer } from './wire.js';
+
+export const PROVIDER_ID = 'provider_a';
+export const OFFER_TTL_MINUTES = 30;
+
+type FareDetail = WireOffer['travelerPricings'][number]['fareDetailsBySegment'][number];
+
+const CABINS = { ECONOMY: 'economy', PREMIUM_ECONOMY: 'premium_economy', BUSINESS: 'business', FIRST: 'first' } as const;
+const TRAVELER_TYPES: Record<string, Offer['passengers'][number]['type']> = {
+  ADULT: 'adult',
+  SENIOR: 'adult',
+  YOUNG: 'adult',
+  STUDENT: 'adult',
+  CHILD: 'child',
+  // A seated infant has a seat of their own: the normalized types know only the lap infant apart.
+  SEATED_INFANT: 'child',
+  HELD_INFANT: 'infant_without_seat',
+};
+
+/** A stable id from the offer's content: the same offer always gets the same one. */
+export function offerIdOf(native: WireOffer): string {
+  const flights = native.itineraries.flatMap((itinerary) => itinerary.segments.map((segment) => `${segment.carrierCode}${segment.number}@${segment.departure.at}`));
+  const digest = createHash('sha256').update(JSON.stringify(native)).digest('base64url').slice(0, 16);
+  return `${flights.join('+')}~${digest}`;
+}
+
+export function toOffer(native: WireOffer, now: Date): Offer {
+  const currency = native.price.currency;
+  const fees = (native.price.fees ?? []).map((fee) => fee.amount);
+  const details = new Map<string, FareDetail>();
+  for (const traveler of native.travelerPricings) for (const detail of traveler.fareDetailsBySegment) if (!details.has(detail.segmentId)) details.set(detail.segmentId, detail);
+  const firstDetail = native.travelerPricings[0]?.fareDetailsBySegment[0] as FareDetail;
+  const amenities = firstDetail.amenities ?? [];
+  const amenity = (pattern: RegExp) => amenities.find((item) => pattern.test(item.description));
+  const refundable = amenity(/REFUNDABLE TICKET/i);
+  const changeable = amenity(/CHANGEABLE TICKET/i);
+  const conditions = {
+    refund_before_departure: refundable ? { allowed: true, penalty_amount: null, penalty_currency: null } : null,
+    change_before_departure: changeable ? { allowed: true, penalty_amount: null, penalty_currency: null } : null,
+  };
+  const emissions = native.itineraries.flatMap((itinerary) => itinerary.segments).flatMap((segment) => segment.co2Emissions ?? []);
+
+  return {
+    id: offerIdOf(native),
+    provider_id: PROVIDER_ID,
+    expires_at: expiresAt(native, now),
+    total_amount: toDecimalString(native.price.grandTotal, currency),
+    total_currency: currency,
+    base_amount: toDecimalString(native.price.base, currency),
+    base_currency: currency,
+    tax_amount: subtract(currency, native.price.grandTotal, native.price.base, ...fees),
+    tax_currency: currency,
+    total_emissions_kg: emissions.length > 0 ? String(emissions.reduce((sum, item) => sum + item.weight, 0)) : null,
+    // Whether documents are needed is known after pricing (bookingRequirements).
+    passenger_identity_documents_required: false,
+    supported_passenger_identity_document_types: ['passport', 'identity_card', 'known_traveler_number', 'passenger_redress_number', 'visa'],
+    supported_loyalty_programmes: [native.validatingAirlineCodes[0] as string],
+    owner: { iata_code: native.validatingAirlineCodes[0] as string },
+    passengers: native.travelerPricings.map((traveler) => ({ id: traveler.travelerId, type: TRAVELER_TYPES[traveler.travelerType] ?? 'adult', age: null })),
+    slices: native.itineraries.map((itinerary, index) => {
+      const first = itinerary.segments[0] as WireOffer['itineraries'][number]['segments'][number];
+      const last = itinerary.segments.at(-1) as typeof first;
+      const brand = details.get(first.id)?.brandedFareLabel ?? details.get(first.id)?.brandedFare ?? null;
+      return {
+        id: `${index + 1}`,
+        origin: { iata_code: first.departure.iataCode, terminal: first.departure.terminal ?? null },
+        destination: { iata_code: last.arrival.iataCode, terminal: last.arrival.terminal ?? null },
+        duration: itinerary.duration ?? null,
+        fare_brand_name: brand,
+        conditions: {
+          change_before_departure: conditions.change_before_departure,
+          advance_seat_selection: amenity(/SEAT/i) ? true : null,
+          priority_boarding: amenity(/PRIORITY BOARDING/i) ? true : null,
+          priority_check_in: null,
+        },
+        segments: itinerary.segments.map((segment) => ({
+          id: segment.id,
+          origin: { iata_code: segment.departure.iataCode, terminal: segment.departure.terminal ?? null },
+          destination: { iata_code: segment.arrival.iataCode, terminal: segment.arrival.terminal ?? null },
+          departing_at: withSeconds(segment.departure.at),
+          arriving_at: withSeconds(segment.arrival.at),
+          duration: segment.duration ?? null,
+          marketing_carrier: { iata_code: segment.carrierCode },
+          marketing_carrier_flight_number: segment.number,
+          operating_carrier: { iata_code: segment.operating?.carrierCode ?? segment.carrierCode },
+          operating_carrier_flight_number: null,
+          aircraft: segment.aircraft ? { iata_code: segment.aircraft.code } : null,
+          passengers: native.travelerPricings.flatMap((traveler) => {
+            const detail = traveler.fareDetailsBySegment.find((item) => item.segmentId === segment.id);
+            if (!detail) return [];
+            return [
+              {
+                passenger_id: traveler.travelerId,
+                cabin_class: CABINS[detail.cabin],
+                fare_basis_code: detail.fareBasis ?? null,
+                fare_brand_name: detail.brandedFareLabel ?? detail.brandedFare ?? null,
+                baggages: [
+                  ...(bagCount(detail.includedCheckedBags) > 0 ? [{ type: 'checked' as const, quantity: bagCount(detail.includedCheckedBags) }] : []),
+                  ...(bagCount(detail.includedCabinBags) > 0 ? [{ type: 'carry_on' as const, quantity: bagCount(detail.includedCabinBags) }] : []),
+                ],
+              },
+            ];
+          }),
+        })),
+      };
+    }),
+    conditions,
+    payment_requirements: {
+      requires_instant_payment: native.instantTicketingRequired ?? false,
+      payment_required_by: lastTicketing(native)?.toISOString() ?? null,
+      price_guarantee_expires_at: null,
+    },
+    ...privateFares(native),
+    fare_class_metadata: fareClassMetadata(firstDetail, conditions),
+    raw_offer: native as Record<string, unknown>,
+  };
+}
+
+/** A weight allowance without a count is one bag. */
+function bagCount(bags: FareDetail['includedCheckedBags']): number {
+  if (!bags) return 0;
+  return bags.quantity ?? (bags.weight ? 1 : 0);
+}
+
+function fareClassMetadata(detail: FareDetail, conditions: { refund_before_departure: unknown; change_before_departure: unknown }): FareClassMetadata {
+  const amenities = detail.amenities ?? [];
+  const seat = amenities.find((item) => item.amenityType === 'PRE_RESERVED_SEAT' || /SEAT/i.test(item.description));
+  const priority = amenities.some((item) => /PRIORITY BOARDING/i.test(item.description) && !item.isChargeable);
+  const checked = bagCount(detail.includedCheckedBags);
+  return {
+    seat_selection_allowed: seat !== undefined,
+    // A chargeable seat's price comes from the seat map.
+    seat_selection_fee: null,
+    seat_selection_currency: null,
+    extra_legroom: amenities.some((item) => /LEGROOM/i.test(item.description) && !item.isChargeable),
+    carry_on_bags: bagCount(detail.includedCabinBags),
+    checked_bags: checked,
+    checked_bags_paid: checked === 0 && amenities.some((item) => item.amenityType === 'BAGGAGE' && item.isChargeable),
+    changes_allowed: conditions.change_before_departure !== null,
+    change_penalty_amount: null,
+    change_penalty_currency: null,
+    refunds_allowed: conditions.refund_before_departure !== null,
+    refund_penalty_amount: null,
+    refund_penalty_currency: null,
+    boarding_priority: priority ? 'priority' : 'standard',
+  };
+}
+
+function privateFares(native: WireOffer): Pick<Offer, 'private_fares'> {
+  const types = (native.pricingOptions?.fareType ?? []).filter((type) => type === 'NEGOTIATED' || type === 'CORPORATE');
+  return types.length > 0 ? { private_fares: types.map((type) => ({ tracking_reference: type })) } : {};
+}
+
+/** The last moment to ticket: the given date-time (local to the seller; read as UTC), or the date's end. */
+function lastTicketing(native: WireOffer): Date | undefined {
+  if (native.lastTicketingDateTime) return new Date(`${native.lastTicketingDateTime.slice(0, 19)}Z`);
+  if (native.lastTicketingDate) return new Date(`${native.lastTicketingDate}T23:59:59Z`);
+  return undefined;
+}
+
+function expiresAt(native: WireOffer, now: Date): string {
+  const ttl = new Date(now.getTime() + OFFER_TTL_MINUTES * 60 * 1000);
+  const cap = lastTicketing(native);
+  return (cap && cap < ttl ? cap : ttl).toISOString();
+}
+
+function withSeconds(local: string): string {
+  return local.length === 16 ? `${local}:00` : local;
+}

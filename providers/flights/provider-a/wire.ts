@@ -1,0 +1,71 @@
+/**
+ * provider_a's native offer (modelled on Amadeus Self-Service flight-offers), as zod. Its ids ("1") are
+ * unique only within one answer; money is decimal strings; times are local without offset.
+ */
+import { z } from 'zod';
+
+const Money = z.string().regex(/^\d+(\.\d+)?$/, 'a decimal amount as a string, such as "96.40"');
+const Currency = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as GBP');
+const LocalTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, 'a local time without offset, such as 2026-06-01T07:15:00');
+
+const Endpoint = z.looseObject({ iataCode: z.string().regex(/^[A-Z]{3}$/), terminal: z.string().optional(), at: LocalTime });
+
+export const WireSegment = z.looseObject({
+  id: z.string(),
+  departure: Endpoint,
+  arrival: Endpoint,
+  carrierCode: z.string().regex(/^[A-Z0-9]{2}$/),
+  number: z.string(),
+  aircraft: z.looseObject({ code: z.string() }).optional(),
+  operating: z.looseObject({ carrierCode: z.string().regex(/^[A-Z0-9]{2}$/) }).optional(),
+  duration: z.string().optional(),
+  numberOfStops: z.number().int().min(0).optional(),
+  co2Emissions: z.array(z.looseObject({ weight: z.number().int().min(0), weightUnit: z.string(), cabin: z.string().optional() })).optional(),
+});
+
+const Bags = z.looseObject({ quantity: z.number().int().min(0).optional(), weight: z.number().optional(), weightUnit: z.string().optional() });
+
+export const WireFareDetail = z.looseObject({
+  segmentId: z.string(),
+  cabin: z.enum(['ECONOMY', 'PREMIUM_ECONOMY', 'BUSINESS', 'FIRST']),
+  fareBasis: z.string().optional(),
+  brandedFare: z.string().optional(),
+  brandedFareLabel: z.string().optional(),
+  class: z.string().optional(),
+  includedCheckedBags: Bags.optional(),
+  includedCabinBags: Bags.optional(),
+  amenities: z
+    .array(z.looseObject({ description: z.string(), isChargeable: z.boolean(), amenityType: z.string().optional() }))
+    .optional(),
+});
+
+export const WireOffer = z.looseObject({
+  type: z.literal('flight-offer'),
+  id: z.string(),
+  source: z.string().optional(),
+  instantTicketingRequired: z.boolean().optional(),
+  lastTicketingDate: z.iso.date().optional(),
+  lastTicketingDateTime: z.string().optional(),
+  numberOfBookableSeats: z.number().int().min(0).optional(),
+  itineraries: z.array(z.looseObject({ duration: z.string().optional(), segments: z.array(WireSegment).min(1) })).min(1),
+  price: z.looseObject({
+    currency: Currency,
+    total: Money,
+    base: Money,
+    grandTotal: Money,
+    fees: z.array(z.looseObject({ amount: Money, type: z.string() })).optional(),
+  }),
+  pricingOptions: z.looseObject({ fareType: z.array(z.string()).optional() }).optional(),
+  validatingAirlineCodes: z.array(z.string().regex(/^[A-Z0-9]{2}$/)).min(1),
+  travelerPricings: z
+    .array(
+      z.looseObject({
+        travelerId: z.string(),
+        travelerType: z.enum(['ADULT', 'CHILD', 'SENIOR', 'YOUNG', 'HELD_INFANT', 'SEATED_INFANT', 'STUDENT']),
+        price: z.looseObject({ currency: Currency, total: Money, base: Money.optional() }),
+        fareDetailsBySegment: z.array(WireFareDetail).min(1),
+      }),
+    )
+    .min(1),
+});
+export type WireOffer = z.infer<typeof WireOffer>;

@@ -1,0 +1,139 @@
+/**
+ * Normalization of every provider's native offers: golden files (native fixture in, the expected
+ * normalized Offer out, reviewed by hand), the native schema's field paths on malformed input, and a
+ * property test: every fixture and generated variations of it normalize to a schema-valid Offer whose
+ * amounts keep their currency's minor units.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import fc from 'fast-check';
+import type { OfferNormalizer } from '../core/flights/offer-normalizer.js';
+import { Offer } from '../core/flights/offer-schemas.js';
+import { minorUnits } from '../core/money/money.js';
+import { ValidationError } from '../core/errors.js';
+import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
+import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
+
+/** When the golden files were made: offers without an expiry of their own live from then. */
+const NOW = new Date('2026-05-20T09:00:00Z');
+const CURRENCIES = ['GBP', 'USD', 'EUR', 'JPY', 'KWD'] as const;
+
+type Native = Record<string, unknown>;
+
+interface ProviderCase {
+  normalizer: OfferNormalizer;
+  fixtures: string;
+  /** A malformed copy of a fixture, and the native paths that must be named. */
+  breakIt(native: Native): { broken: Native; paths: string[] };
+  /** A variation of a fixture: another currency, loosely written amounts, more passengers. */
+  vary(native: Native, currency: string, total: string, base: string, passengers: number): Native;
+}
+
+const CASES: ProviderCase[] = [
+  {
+    normalizer: providerAOffers,
+    fixtures: 'providers/flights/provider-a/fixtures',
+    breakIt(native) {
+      const broken = structuredClone(native) as Native & { price: Native; itineraries: { segments: Native[] }[] };
+      broken.price.grandTotal = 96.4;
+      (broken.itineraries[0]?.segments[0] as Native).carrierCode = 'British Airways';
+      delete (broken as Native).validatingAirlineCodes;
+      return { broken, paths: ['price.grandTotal', 'itineraries.0.segments.0.carrierCode', 'validatingAirlineCodes'] };
+    },
+    vary(native, currency, total, base, passengers) {
+      const variant = structuredClone(native) as Native & { travelerPricings: Native[] };
+      // Base never above the total, as fares go.
+      const [low, high] = [base, total].sort((a, b) => Number(a) - Number(b)) as [string, string];
+      variant.price = { currency, total: high, base: low, grandTotal: high };
+      const template = variant.travelerPricings[0] as Native;
+      variant.travelerPricings = Array.from({ length: passengers }, (_, index) => ({
+        ...structuredClone(template),
+        travelerId: String(index + 1),
+        price: { currency, total: high },
+      }));
+      return variant;
+    },
+  },
+  {
+    normalizer: providerBOffers,
+    fixtures: 'providers/flights/provider-b/fixtures',
+    breakIt(native) {
+      const broken = structuredClone(native) as Native & { slices: { segments: Native[] }[] };
+      broken.total_amount = 512.46;
+      (broken.slices[0]?.segments[0] as Native).departing_at = 'tomorrow';
+      delete (broken as Native).owner;
+      return { broken, paths: ['total_amount', 'slices.0.segments.0.departing_at', 'owner'] };
+    },
+    vary(native, currency, total, base, passengers) {
+      return {
+        ...structuredClone(native),
+        total_amount: total,
+        total_currency: currency,
+        base_amount: base,
+        base_currency: currency,
+        tax_amount: null,
+        passengers: Array.from({ length: passengers }, (_, index) => ({ id: `pas_generated${index}`, type: 'adult' })),
+        available_services: [{ id: 'ase_generated', type: 'baggage', total_amount: base, total_currency: currency, passenger_ids: [], segment_ids: [] }],
+      };
+    },
+  },
+];
+
+function fixturesOf(providerCase: ProviderCase): { name: string; native: Native }[] {
+  return fs
+    .readdirSync(providerCase.fixtures)
+    .filter((file) => file.endsWith('.json') && !file.endsWith('.offer.json'))
+    .map((file) => ({ name: file, native: JSON.parse(fs.readFileSync(path.join(providerCase.fixtures, file), 'utf8')) as Native }));
+}
+
+/** A decimal amount written loosely (too few or too many fraction digits), as providers do. */
+const looseAmount = fc
+  .tuple(fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 4 }))
+  .map(([whole, fraction, digits]) => (digits === 0 ? String(whole) : `${whole}.${String(fraction).padStart(4, '0').slice(0, digits)}`));
+
+for (const providerCase of CASES) {
+  const provider = providerCase.normalizer.providerId;
+  const fixtures = fixturesOf(providerCase);
+
+  for (const { name, native } of fixtures) {
+    test(`${provider} golden: ${name}`, (t) => {
+      const expected = JSON.parse(fs.readFileSync(path.join(providerCase.fixtures, name.replace('.json', '.offer.json')), 'utf8'));
+      const { raw_offer: raw, ...offer } = Offer.parse(providerCase.normalizer.normalize(structuredClone(native), NOW).offer);
+      t.deepEqual(offer, expected);
+      t.deepEqual(raw, native, 'the native offer is kept as it was given');
+    });
+  }
+
+  test(`${provider}: a malformed native offer is refused with the path of each problem`, (t) => {
+    const { broken, paths } = providerCase.breakIt((fixtures[0] as { native: Native }).native);
+    const error = t.throws(() => providerCase.normalizer.normalize(broken, NOW), { instanceOf: ValidationError });
+    for (const field of paths) t.truthy(error?.fields[field], `${field} is named`);
+  });
+
+  test(`${provider} property: fixtures and variations normalize to a valid Offer with exact minor units`, (t) => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...fixtures.map((item) => item.native)),
+        fc.constantFrom(...CURRENCIES),
+        looseAmount,
+        looseAmount,
+        fc.integer({ min: 1, max: 3 }),
+        (native, currency, total, base, passengers) => {
+          const offer = Offer.parse(providerCase.normalizer.normalize(providerCase.vary(native, currency, total, base, passengers), NOW).offer);
+          const digits = minorUnits(currency) as number;
+          const exact = (amount: string | null) => amount === null || (amount.replace(/^-/, '').split('.')[1] ?? '').length === digits;
+          return (
+            exact(offer.total_amount) &&
+            exact(offer.base_amount) &&
+            exact(offer.tax_amount) &&
+            offer.passengers.length === passengers &&
+            (offer.available_services ?? []).every((service) => exact(service.total_amount))
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+    t.pass();
+  });
+}
