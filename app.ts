@@ -40,6 +40,8 @@ import { offerRoutes } from './rest/routes/offers.js';
 import { OfferService } from './core/flights/offers.js';
 import { providerAOffers } from './providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from './providers/flights/provider-b/normalizer.js';
+import { ProviderAAdapter } from './providers/flights/provider-a/adapter.js';
+import { providerASandbox } from './providers/flights/provider-a/sandbox.js';
 import { ProviderBAdapter } from './providers/flights/provider-b/adapter.js';
 import { providerBSandbox } from './providers/flights/provider-b/sandbox.js';
 import type { FlightProvider } from './core/flights/flight-provider.js';
@@ -129,7 +131,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger) : new SandboxMailer(config.sandboxUrl);
     const smsGateway = config.smsUrl ?? (config.sandbox ? config.sandboxUrl : undefined);
     const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
-    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerBSandbox(clock).routes() as Middleware] : [];
+    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware] : [];
 
     const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
     const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits });
@@ -174,6 +176,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
 /** The adapters of the flight providers whose systems are configured (or sandboxed). */
 function flightAdapters(config: Config, providers: ProviderCatalog, clock: Clock): FlightProvider[] {
   const adapters: FlightProvider[] = [];
+  if (config.providerA) {
+    adapters.push(new ProviderAAdapter({ baseUrl: config.providerA.url, token: config.providerA.token, capabilities: providers.capabilities('provider_a'), clock }));
+  }
   if (config.providerB) {
     adapters.push(new ProviderBAdapter({ baseUrl: config.providerB.url, token: config.providerB.token, capabilities: providers.capabilities('provider_b'), clock }));
   }

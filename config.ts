@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Travel Partner <no-reply@localhost>'),
   SANDBOX_URL: url.optional(),
   SMS_URL: url.optional(),
+  PROVIDER_A_URL: url.optional(),
+  PROVIDER_A_TOKEN: z.string().min(8).optional(),
   PROVIDER_B_URL: url.optional(),
   PROVIDER_B_TOKEN: z.string().min(8).optional(),
   JWKS_PATH: z.string().min(1).optional(),
@@ -75,6 +77,8 @@ export interface Config {
   sandboxUrl: string;
   /** An SMS gateway speaking the SMS sandbox's dialect; absent: the sandbox, or no SMS when SANDBOX=0. */
   smsUrl: string | undefined;
+  /** provider_a's API and token; absent: its sandbox (sandbox mode), or no calls to provider_a. */
+  providerA: { url: string; token: string } | undefined;
   /** provider_b's API and token; absent: its sandbox (sandbox mode), or no calls to provider_b. */
   providerB: { url: string; token: string } | undefined;
   /** RS256 private key set for tokens; absent: generated into DATA_DIR (not in production). */
@@ -135,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     sandboxUrl,
     smsUrl: e.SMS_URL ? stripSlash(e.SMS_URL) : undefined,
+    providerA: providerSystem(e.PROVIDER_A_URL, e.PROVIDER_A_TOKEN, sandbox, 'provider_a', `${sandboxUrl}/flights/provider_a`, 'amadeus_test_sandbox'),
     providerB: providerSystem(e.PROVIDER_B_URL, e.PROVIDER_B_TOKEN, sandbox, 'provider_b', `${sandboxUrl}/flights/provider_b`, 'duffel_test_sandbox'),
     jwksPath: e.JWKS_PATH,
     cookieKeys: e.COOKIE_KEYS,

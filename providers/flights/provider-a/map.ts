@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { subtract, toDecimalString } from '../../../core/money/money.js';
-import type { WireOffer } from './wire.js';
+import type { WireOffer, WirePricing } from './wire.js';
 
 export const PROVIDER_ID = 'provider_a';
 export const OFFER_TTL_MINUTES = 30;
@@ -179,4 +179,52 @@ function expiresAt(native: WireOffer, now: Date): string {
 
 function withSeconds(local: string): string {
   return local.length === 16 ? `${local}:00` : local;
+}
+
+/**
+ * A priced offer: the offer as priced, plus what only pricing tells (providers.md §2): the bags on sale
+ * (`included.bags`), the refund and exchange rules with their penalties, and whether documents are needed.
+ */
+export function toPricedOffer(pricing: WirePricing, now: Date): Offer {
+  const native = pricing.data.flightOffers[0] as WireOffer;
+  const offer = toOffer(native, now);
+  const currency = offer.total_currency;
+  const rules = Object.values(pricing.included?.['detailed-fare-rules'] ?? {}).flatMap((entry) => entry.rules ?? []);
+  const rule = (category: 'REFUND' | 'EXCHANGE') => {
+    const found = rules.filter((item) => item.category === category);
+    if (found.length === 0) return undefined;
+    if (found.some((item) => item.notApplicable)) return { allowed: false, penalty_amount: null, penalty_currency: null };
+    const penalties = found.map((item) => item.maxPenaltyAmount).filter((amount): amount is string => amount !== undefined);
+    const highest = penalties.sort((a, b) => Number(b) - Number(a))[0];
+    return { allowed: true, penalty_amount: highest ? toDecimalString(highest, currency) : null, penalty_currency: highest ? currency : null };
+  };
+  const refund = rule('REFUND') ?? offer.conditions.refund_before_departure ?? null;
+  const change = rule('EXCHANGE') ?? offer.conditions.change_before_departure ?? null;
+  const bags = Object.entries(pricing.included?.bags ?? {}).map(([key, bag]) => ({
+    id: `bag-${key}`,
+    type: 'baggage' as const,
+    name: bag.name === 'CHECKED_BAG' ? 'Checked bag' : bag.name,
+    total_amount: toDecimalString(bag.price.amount, bag.price.currencyCode),
+    total_currency: bag.price.currencyCode,
+    segment_ids: bag.segmentIds,
+    passenger_ids: bag.travelerIds,
+    maximum_quantity: bag.quantity,
+  }));
+  const documents = pricing.data.bookingRequirements?.travelerRequirements?.some((item) => item.documentRequired) ?? false;
+  return {
+    ...offer,
+    conditions: { refund_before_departure: refund, change_before_departure: change },
+    slices: offer.slices.map((slice) => ({ ...slice, conditions: { ...slice.conditions, change_before_departure: change } })),
+    passenger_identity_documents_required: documents,
+    ...(bags.length > 0 ? { available_services: bags } : {}),
+    fare_class_metadata: offer.fare_class_metadata && {
+      ...offer.fare_class_metadata,
+      changes_allowed: change?.allowed ?? false,
+      change_penalty_amount: change?.penalty_amount ?? null,
+      change_penalty_currency: change?.penalty_currency ?? null,
+      refunds_allowed: refund?.allowed ?? false,
+      refund_penalty_amount: refund?.penalty_amount ?? null,
+      refund_penalty_currency: refund?.penalty_currency ?? null,
+    },
+  };
 }

@@ -69,3 +69,47 @@ export const WireOffer = z.looseObject({
     .min(1),
 });
 export type WireOffer = z.infer<typeof WireOffer>;
+
+const FareRule = z.looseObject({
+  category: z.enum(['REFUND', 'EXCHANGE', 'REVALIDATION', 'REISSUE']),
+  notApplicable: z.boolean().optional(),
+  maxPenaltyAmount: Money.optional(),
+});
+
+/** The answer of flight-offers pricing with `include=bags,detailed-fare-rules`. */
+export const WirePricing = z.looseObject({
+  data: z.looseObject({
+    type: z.literal('flight-offers-pricing'),
+    flightOffers: z.array(WireOffer).min(1),
+    bookingRequirements: z
+      .looseObject({
+        travelerRequirements: z.array(z.looseObject({ travelerId: z.string(), documentRequired: z.boolean().optional() })).optional(),
+      })
+      .optional(),
+  }),
+  included: z
+    .looseObject({
+      bags: z
+        .record(
+          z.string(),
+          z.looseObject({
+            quantity: z.number().int().min(0),
+            name: z.string(),
+            price: z.looseObject({ amount: Money, currencyCode: Currency }),
+            segmentIds: z.array(z.string()),
+            travelerIds: z.array(z.string()),
+          }),
+        )
+        .optional(),
+      'detailed-fare-rules': z
+        .record(z.string(), z.looseObject({ fareBasis: z.string().optional(), segmentId: z.string(), rules: z.array(FareRule).optional() }))
+        .optional(),
+    })
+    .optional(),
+});
+export type WirePricing = z.infer<typeof WirePricing>;
+
+/** provider_a's error body. */
+export const WireErrors = z.looseObject({
+  errors: z.array(z.looseObject({ status: z.number().optional(), code: z.number().optional(), title: z.string().optional() })),
+});

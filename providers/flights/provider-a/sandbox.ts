@@ -1,0 +1,119 @@
+/**
+ * The sandbox of provider_a, speaking its own dialect (modelled on Amadeus Self-Service): bearer token,
+ * JSON bodies in `{data}`, errors as `{errors:[{status, code, title, detail}]}` with numeric codes.
+ * Served under `/sandbox/flights/provider_a` in sandbox mode:
+ *
+ *   POST /v1/shopping/flight-offers/pricing?include=bags,detailed-fare-rules
+ *        (with `X-HTTP-Method-Override: GET`, body `{data:{type:"flight-offers-pricing", flightOffers:[offer]}}`)
+ *
+ * The offer is sent whole, so any offer can be priced; flight numbers steer the failure paths (the
+ * first segment's `number`): 9901 price change, 9902 sold out, 9903 slow, 9904 system error.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import { fromMinorUnits, toMinorUnits } from '../../../core/money/money.js';
+
+export const MAGIC_FLIGHT_NUMBERS = { priceChange: '9901', soldOut: '9902', slow: '9903', systemError: '9904' } as const;
+export const SANDBOX_TOKEN_PREFIX = 'amadeus_test_';
+/** Past provider_a's 15 s pricing timeout. */
+const SLOW_ANSWER_MS = 17_000;
+
+interface Offer {
+  price: { currency: string; total: string; base: string; grandTotal: string };
+  itineraries: { segments: { id: string; number: string }[] }[];
+  travelerPricings: { travelerId: string; travelerType: string; price: { total: string }; fareDetailsBySegment: { segmentId: string; fareBasis?: string; brandedFare?: string }[] }[];
+}
+
+export function providerASandbox(): Router {
+  const router = new Router({ prefix: '/sandbox/flights/provider_a' });
+  const body = koaBody({ json: true, jsonLimit: '1mb', urlencoded: false, text: false, multipart: false });
+
+  router.post('/v1/shopping/flight-offers/pricing', body, async (ctx) => {
+    if (!ctx.get('authorization').startsWith(`Bearer ${SANDBOX_TOKEN_PREFIX}`)) {
+      return error(ctx, 401, 38192, 'Access token expired', 'The access token provided in the Authorization header is expired or not valid.');
+    }
+    if (ctx.get('x-http-method-override') !== 'GET') {
+      return error(ctx, 400, 477, 'INVALID FORMAT', 'Pricing is a GET: send the X-HTTP-Method-Override: GET header.');
+    }
+    const offer = (ctx.request.body as { data?: { flightOffers?: Offer[] } } | undefined)?.data?.flightOffers?.[0];
+    if (!offer?.price || !offer.itineraries?.[0]?.segments?.[0] || !offer.travelerPricings) {
+      return error(ctx, 400, 32171, 'MANDATORY DATA MISSING', 'data.flightOffers[0] must be a flight-offer.');
+    }
+    const flight = offer.itineraries[0].segments[0].number;
+    if (flight === MAGIC_FLIGHT_NUMBERS.slow) {
+      // Gives up early if the caller does (it timed out), so the sandbox holds nothing open.
+      const gone = new AbortController();
+      ctx.req.once('close', () => gone.abort());
+      await sleep(SLOW_ANSWER_MS, undefined, { signal: gone.signal }).catch(() => undefined);
+    }
+    if (flight === MAGIC_FLIGHT_NUMBERS.systemError) return error(ctx, 500, 141, 'SYSTEM ERROR HAS OCCURRED', 'Please retry later.');
+    if (flight === MAGIC_FLIGHT_NUMBERS.soldOut) return error(ctx, 400, 34651, 'SEGMENT SELL FAILURE', 'Could not sell segment 1.');
+
+    const priced = structuredClone(offer);
+    if (flight === MAGIC_FLIGHT_NUMBERS.priceChange) {
+      // 12% more on the base fare: the taxes stay as they were.
+      const currency = priced.price.currency;
+      const increase = (toMinorUnits(priced.price.base, currency) * 12n) / 100n;
+      for (const key of ['base', 'total', 'grandTotal'] as const) {
+        priced.price[key] = fromMinorUnits(toMinorUnits(priced.price[key], currency) + increase, currency);
+      }
+    }
+    const currency = priced.price.currency;
+    const segmentIds = priced.itineraries.flatMap((itinerary) => itinerary.segments.map((segment) => segment.id));
+    const travelerIds = priced.travelerPricings.map((traveler) => traveler.travelerId);
+    const firstDetail = priced.travelerPricings[0]?.fareDetailsBySegment[0];
+    const basic = firstDetail?.brandedFare === 'BASIC';
+    ctx.body = {
+      data: {
+        type: 'flight-offers-pricing',
+        flightOffers: [priced],
+        bookingRequirements: {
+          emailAddressRequired: true,
+          mobilePhoneNumberRequired: true,
+          // Documents for travel outside the Schengen area and the UK's common travel area.
+          travelerRequirements: travelerIds.map((travelerId) => ({ travelerId, genderRequired: true, documentRequired: !basic, dateOfBirthRequired: true })),
+        },
+      },
+      included: {
+        bags: {
+          '1': {
+            quantity: 1,
+            name: 'CHECKED_BAG',
+            price: { amount: fromMinorUnits(toMinorUnits(currency === 'JPY' ? '4500' : '25', currency), currency), currencyCode: currency },
+            bookableByItinerary: true,
+            segmentIds,
+            travelerIds,
+          },
+          '2': {
+            quantity: 2,
+            name: 'CHECKED_BAG',
+            price: { amount: fromMinorUnits(toMinorUnits(currency === 'JPY' ? '8000' : '45', currency), currency), currencyCode: currency },
+            bookableByItinerary: true,
+            segmentIds,
+            travelerIds,
+          },
+        },
+        'detailed-fare-rules': Object.fromEntries(
+          segmentIds.map((segmentId) => [
+            segmentId,
+            {
+              fareBasis: firstDetail?.fareBasis,
+              segmentId,
+              rules: basic
+                ? [{ category: 'REFUND', notApplicable: true }, { category: 'EXCHANGE', maxPenaltyAmount: currency === 'JPY' ? '9000' : '60.00' }]
+                : [{ category: 'REFUND', maxPenaltyAmount: currency === 'JPY' ? '18000' : '100.00' }, { category: 'EXCHANGE', maxPenaltyAmount: '0' }],
+            },
+          ]),
+        ),
+      },
+    };
+  });
+  return router;
+}
+
+function error(ctx: Context, status: number, code: number, title: string, detail: string): void {
+  ctx.status = status;
+  ctx.body = { errors: [{ status, code, title, detail }] };
+}

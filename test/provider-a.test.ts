@@ -1,0 +1,107 @@
+/**
+ * provider_a over real HTTP: the adapter against its sandbox (pricing and every magic flight number),
+ * then the pricing route, with the partner's key and a traveler's token from the real flow.
+ */
+import fs from 'node:fs';
+import test from 'ava';
+import { ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../core/errors.js';
+import { ProviderAAdapter } from '../providers/flights/provider-a/adapter.js';
+import { MAGIC_FLIGHT_NUMBERS } from '../providers/flights/provider-a/sandbox.js';
+import { jsonOf } from './helpers/http.js';
+import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
+import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
+
+let running: RunningService;
+let apiKey: string;
+let token: string;
+
+type Native = Record<string, unknown> & { itineraries: { segments: { number: string }[] }[]; lastTicketingDate?: string };
+
+/** A fixture, still ticketable, optionally on a magic flight number. */
+function fixture(name: string, flight?: string): Native {
+  const native = JSON.parse(fs.readFileSync(`providers/flights/provider-a/fixtures/${name}.json`, 'utf8')) as Native;
+  native.lastTicketingDate = '2099-01-01';
+  delete native.lastTicketingDateTime;
+  if (flight) (native.itineraries[0]?.segments[0] as { number: string }).number = flight;
+  return native;
+}
+
+const adapter = (tokenValue = 'amadeus_test_contract') =>
+  new ProviderAAdapter({
+    baseUrl: `${running.config.sandboxUrl}/flights/provider_a`,
+    token: tokenValue,
+    capabilities: running.service.providers.capabilities('provider_a'),
+    clock: { now: () => new Date() },
+  });
+
+test.before(async () => {
+  running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
+  const partner = await running.service.partners.createPartner({ name: 'GDS Air' });
+  apiKey = partner.api_key;
+  const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'GDS Air', redirect_uris: [PARTNER_REDIRECT] });
+  const config = await clientFor(running, client.client_id, oauth.ClientSecretBasic(client.client_secret as string));
+  token = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } })).tokens.access_token;
+});
+test.after.always(async () => {
+  await running?.close();
+});
+
+test('contract: pricing adds what only pricing tells: bags on sale, fare rules, document requirements', async (t) => {
+  const basic = (await adapter().price(fixture('lhr-cdg-return-gbp'))).offer;
+  t.is(basic.total_amount, '96.40');
+  t.deepEqual(basic.conditions.refund_before_departure, { allowed: false, penalty_amount: null, penalty_currency: null });
+  t.deepEqual(basic.conditions.change_before_departure, { allowed: true, penalty_amount: '60.00', penalty_currency: 'GBP' });
+  t.false(basic.passenger_identity_documents_required);
+  t.deepEqual(
+    basic.available_services?.map((service) => [service.id, service.total_amount, service.maximum_quantity]),
+    [
+      ['bag-1', '25.00', 1],
+      ['bag-2', '45.00', 2],
+    ],
+  );
+  t.like(basic.fare_class_metadata, { refunds_allowed: false, changes_allowed: true, change_penalty_amount: '60.00' });
+
+  const family = (await adapter().price(fixture('cdg-dxb-family-eur'))).offer;
+  t.true(family.passenger_identity_documents_required);
+  t.deepEqual(family.conditions.refund_before_departure, { allowed: true, penalty_amount: '100.00', penalty_currency: 'EUR' });
+  t.is(family.passengers.length, 3);
+});
+
+test('contract: a price change comes back changed; sold out is provider_rejected; a system error is provider_unavailable', async (t) => {
+  const changed = (await adapter().price(fixture('lhr-cdg-return-gbp', MAGIC_FLIGHT_NUMBERS.priceChange))).offer;
+  t.is(changed.base_amount, '58.24');
+  t.is(changed.total_amount, '102.64');
+  t.is(changed.tax_amount, '44.40');
+  const soldOut = await t.throwsAsync(adapter().price(fixture('lhr-cdg-return-gbp', MAGIC_FLIGHT_NUMBERS.soldOut)), { instanceOf: ProviderRejectedError });
+  t.is(soldOut?.code, 'sold_out');
+  t.notRegex(soldOut?.message ?? '', /SEGMENT SELL FAILURE/);
+  await t.throwsAsync(adapter().price(fixture('lhr-cdg-return-gbp', MAGIC_FLIGHT_NUMBERS.systemError)), { instanceOf: ProviderUnavailableError });
+  await t.throwsAsync(adapter('wrong-token').price(fixture('lhr-cdg-return-gbp')), { instanceOf: ProviderUnavailableError });
+});
+
+test('contract: an answer slower than the 15 s pricing timeout is provider_timeout', async (t) => {
+  const started = Date.now();
+  await t.throwsAsync(adapter().price(fixture('lhr-cdg-return-gbp', MAGIC_FLIGHT_NUMBERS.slow)), { instanceOf: ProviderTimeoutError, message: /within 15 s/ });
+  const waited = Date.now() - started;
+  t.true(waited >= 14_500 && waited < 16_900, `gave up after ${waited} ms`);
+});
+
+test('REST: a provider_a offer is priced before booking; a changed price is said and kept', async (t) => {
+  const headers = { 'x-api-key': apiKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${running.url}/v1/flights/providers/provider_a/offers`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(fixture('lhr-cdg-return-gbp', MAGIC_FLIGHT_NUMBERS.priceChange)),
+  });
+  t.is(created.status, 201);
+  const { offer_id: offerId } = await jsonOf(created);
+  const priced = await fetch(`${running.url}/v1/flights/providers/provider_a/offers/${offerId}/pricing`, { method: 'POST', headers, body: '{}' });
+  t.is(priced.status, 200);
+  const body = await jsonOf(priced);
+  t.true(body.price_changed);
+  t.is(body.previous_total_amount, '96.40');
+  t.is(body.offer.total_amount, '102.64');
+  t.is(body.offer.available_services.length, 2);
+  const seatMaps = await fetch(`${running.url}/v1/flights/providers/provider_a/offers/${offerId}/seat-maps`, { headers });
+  t.is(seatMaps.status, 501, 'seat maps of provider_a come with the next slice');
+});
