@@ -103,5 +103,26 @@ test('REST: a provider_a offer is priced before booking; a changed price is said
   t.is(body.offer.total_amount, '102.64');
   t.is(body.offer.available_services.length, 2);
   const seatMaps = await fetch(`${running.url}/v1/flights/providers/provider_a/offers/${offerId}/seat-maps`, { headers });
-  t.is(seatMaps.status, 501, 'seat maps of provider_a come with the next slice');
+  t.is(seatMaps.status, 200);
+  t.is((await jsonOf(seatMaps)).length, 2);
+});
+
+test('contract: seat maps of an A320 in provider_a’s dialect, normalized', async (t) => {
+  const maps = await adapter().seatMaps(fixture('lhr-cdg-return-gbp'), 'our-offer');
+  t.deepEqual(
+    maps.map((map) => map.segment_id),
+    ['1', '2'],
+    'one per segment, both ways',
+  );
+  const seats = maps[0]?.seat_map ?? {};
+  t.is(Object.keys(seats).length, 180);
+  t.like(seats['12F'], { is_blocked: true, is_available: false, seat_type: 'window', disclosures: ['exit_row'] });
+  t.like(seats['14B'], { seat_type: 'middle' });
+  t.like(seats['14C'], { seat_type: 'aisle' });
+  const occupied = Object.values(seats).filter((seat) => seat.is_occupied);
+  t.true(occupied.length > 10 && occupied.every((seat) => !seat.is_available && !seat.is_blocked));
+  const prices = Object.entries(maps[0]?.pricing ?? {});
+  t.true(prices.every(([, price]) => price.currency === 'GBP' && [11, 25].includes(price.amount)));
+  t.is(maps[0]?.pricing['20A'], undefined, 'standard seats are free');
+  await t.throwsAsync(adapter().seatMaps(fixture('lhr-cdg-return-gbp', MAGIC_FLIGHT_NUMBERS.systemError), 'x'), { instanceOf: ProviderUnavailableError });
 });

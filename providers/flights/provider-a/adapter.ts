@@ -1,7 +1,7 @@
 /**
  * provider_a's adapter: its system over HTTP (got), with the timeouts of its capabilities, every answer
  * parsed with its native schema, every failure turned into a domain error in our words. Pricing is the
- * step this provider requires before booking; seat maps and passenger details come with the next slice.
+ * step this provider requires before booking; passenger details come with the next slice.
  */
 import got, { HTTPError, TimeoutError, type Got } from 'got';
 import type { Clock } from '../../../core/clock.js';
@@ -11,7 +11,8 @@ import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js'
 import type { OfferPassengerDetails, SeatMap } from '../../../core/flights/offer-schemas.js';
 import type { ProviderCapabilities } from '../../../core/flights/schemas.js';
 import { offerIdOf, PROVIDER_ID, toPricedOffer } from './map.js';
-import { WireErrors, WirePricing } from './wire.js';
+import { toSeatMap } from './seat-map.js';
+import { WireErrors, WirePricing, WireSeatMaps } from './wire.js';
 
 const SOLD_OUT = 34651;
 
@@ -59,8 +60,20 @@ export class ProviderAAdapter implements FlightProvider {
     return { offer, providerOfferId: offerIdOf(parsed.data.data.flightOffers[0] as Parameters<typeof offerIdOf>[0]) };
   }
 
-  async seatMaps(): Promise<SeatMap[]> {
-    throw new NotImplementedError('Seat maps of provider_a are not available yet.', 'provider_not_supported');
+  async seatMaps(raw: Record<string, unknown>, offerId: string): Promise<SeatMap[]> {
+    let answer: unknown;
+    try {
+      answer = await this.#http
+        .post('v1/shopping/seatmaps', { json: { data: [raw] }, timeout: { request: this.#settings.capabilities.pricing_timeout_seconds * 1000 } })
+        .json();
+    } catch (error) {
+      throw this.#translate(error);
+    }
+    const parsed = WireSeatMaps.safeParse(answer);
+    if (!parsed.success) {
+      throw new ProviderUnavailableError('provider_a answered in a form we do not understand: try again later.', 'provider_unavailable');
+    }
+    return parsed.data.data.map((seatMap) => toSeatMap(seatMap, offerId));
   }
 
   async updatePassenger(): Promise<OfferPassengerDetails> {

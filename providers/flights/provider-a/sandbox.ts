@@ -5,15 +5,18 @@
  *
  *   POST /v1/shopping/flight-offers/pricing?include=bags,detailed-fare-rules
  *        (with `X-HTTP-Method-Override: GET`, body `{data:{type:"flight-offers-pricing", flightOffers:[offer]}}`)
+ *   POST /v1/shopping/seatmaps   body `{data:[offer]}`: one seat map per segment
  *
  * The offer is sent whole, so any offer can be priced; flight numbers steer the failure paths (the
- * first segment's `number`): 9901 price change, 9902 sold out, 9903 slow, 9904 system error.
+ * first segment's `number`): 9901 price change, 9902 sold out, 9903 slow, 9904 system error (the last
+ * two for seat maps too).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
-import { fromMinorUnits, toMinorUnits } from '../../../core/money/money.js';
+import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
+import { cabinsOf, seatState, type CabinLayout } from '../sandbox-cabins.js';
 
 export const MAGIC_FLIGHT_NUMBERS = { priceChange: '9901', soldOut: '9902', slow: '9903', systemError: '9904' } as const;
 export const SANDBOX_TOKEN_PREFIX = 'amadeus_test_';
@@ -30,10 +33,30 @@ export function providerASandbox(): Router {
   const router = new Router({ prefix: '/sandbox/flights/provider_a' });
   const body = koaBody({ json: true, jsonLimit: '1mb', urlencoded: false, text: false, multipart: false });
 
-  router.post('/v1/shopping/flight-offers/pricing', body, async (ctx) => {
-    if (!ctx.get('authorization').startsWith(`Bearer ${SANDBOX_TOKEN_PREFIX}`)) {
-      return error(ctx, 401, 38192, 'Access token expired', 'The access token provided in the Authorization header is expired or not valid.');
+  router.post('/v1/shopping/seatmaps', body, async (ctx) => {
+    if (!authorized(ctx)) return;
+    const offer = (ctx.request.body as { data?: SeatOffer[] } | undefined)?.data?.[0];
+    if (!offer?.itineraries?.[0]?.segments?.[0] || !offer.travelerPricings || !offer.price) {
+      return error(ctx, 400, 32171, 'MANDATORY DATA MISSING', 'data[0] must be a flight-offer.');
     }
+    if (await steered(ctx, offer.itineraries[0].segments[0].number)) return;
+    ctx.body = {
+      data: offer.itineraries.flatMap((itinerary) =>
+        itinerary.segments.map((segment) => ({
+          type: 'seatmap',
+          flightOfferId: offer.id,
+          segmentId: segment.id,
+          carrierCode: segment.carrierCode,
+          number: segment.number,
+          aircraft: segment.aircraft,
+          decks: [{ deckType: 'MAIN', seats: cabinsOf(segment.aircraft?.code).flatMap((layout) => seats(layout, offer)) }],
+        })),
+      ),
+    };
+  });
+
+  router.post('/v1/shopping/flight-offers/pricing', body, async (ctx) => {
+    if (!authorized(ctx)) return;
     if (ctx.get('x-http-method-override') !== 'GET') {
       return error(ctx, 400, 477, 'INVALID FORMAT', 'Pricing is a GET: send the X-HTTP-Method-Override: GET header.');
     }
@@ -42,13 +65,7 @@ export function providerASandbox(): Router {
       return error(ctx, 400, 32171, 'MANDATORY DATA MISSING', 'data.flightOffers[0] must be a flight-offer.');
     }
     const flight = offer.itineraries[0].segments[0].number;
-    if (flight === MAGIC_FLIGHT_NUMBERS.slow) {
-      // Gives up early if the caller does (it timed out), so the sandbox holds nothing open.
-      const gone = new AbortController();
-      ctx.req.once('close', () => gone.abort());
-      await sleep(SLOW_ANSWER_MS, undefined, { signal: gone.signal }).catch(() => undefined);
-    }
-    if (flight === MAGIC_FLIGHT_NUMBERS.systemError) return error(ctx, 500, 141, 'SYSTEM ERROR HAS OCCURRED', 'Please retry later.');
+    if (await steered(ctx, flight)) return;
     if (flight === MAGIC_FLIGHT_NUMBERS.soldOut) return error(ctx, 400, 34651, 'SEGMENT SELL FAILURE', 'Could not sell segment 1.');
 
     const priced = structuredClone(offer);
@@ -111,6 +128,56 @@ export function providerASandbox(): Router {
     };
   });
   return router;
+}
+
+type SeatOffer = Omit<Offer, 'itineraries'> & {
+  id: string;
+  itineraries: { segments: { id: string; number: string; carrierCode: string; aircraft?: { code: string } }[] }[];
+};
+
+function authorized(ctx: Context): boolean {
+  if (ctx.get('authorization').startsWith(`Bearer ${SANDBOX_TOKEN_PREFIX}`)) return true;
+  error(ctx, 401, 38192, 'Access token expired', 'The access token provided in the Authorization header is expired or not valid.');
+  return false;
+}
+
+/** The slow and failing flight numbers; true when the answer was given. */
+async function steered(ctx: Context, flight: string): Promise<boolean> {
+  if (flight === MAGIC_FLIGHT_NUMBERS.slow) {
+    // Gives up early if the caller does (it timed out), so the sandbox holds nothing open.
+    const gone = new AbortController();
+    ctx.req.once('close', () => gone.abort());
+    await sleep(SLOW_ANSWER_MS, undefined, { signal: gone.signal }).catch(() => undefined);
+  }
+  if (flight === MAGIC_FLIGHT_NUMBERS.systemError) {
+    error(ctx, 500, 141, 'SYSTEM ERROR HAS OCCURRED', 'Please retry later.');
+    return true;
+  }
+  return false;
+}
+
+/** The seats of one cabin in provider_a's shape, from the shared seat fixtures (sandbox-cabins.ts). */
+function seats(layout: CabinLayout, offer: SeatOffer) {
+  const currency = offer.price.currency;
+  const result = [];
+  for (let row = layout.rows[0]; row <= layout.rows[1]; row++) {
+    for (const [x, letter] of layout.sections.flat().entries()) {
+      const state = seatState(row, letter, layout, currency);
+      const codes = [{ window: 'W', aisle: 'A', middle: '9' }[state.position], ...(state.exitRow ? ['E'] : []), ...(state.price > 0 ? ['CH'] : [])];
+      result.push({
+        cabin: layout.cabinClass.toUpperCase(),
+        number: state.designator,
+        characteristicsCodes: codes,
+        travelerPricing: offer.travelerPricings.map((traveler) => ({
+          travelerId: traveler.travelerId,
+          seatAvailabilityStatus: state.status.toUpperCase(),
+          ...(state.status === 'available' && state.price > 0 ? { price: { currency, total: toDecimalString(state.price, currency) } } : {}),
+        })),
+        coordinates: { x: row, y: x },
+      });
+    }
+  }
+  return result;
 }
 
 function error(ctx: Context, status: number, code: number, title: string, detail: string): void {

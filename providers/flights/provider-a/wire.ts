@@ -113,3 +113,32 @@ export type WirePricing = z.infer<typeof WirePricing>;
 export const WireErrors = z.looseObject({
   errors: z.array(z.looseObject({ status: z.number().optional(), code: z.number().optional(), title: z.string().optional() })),
 });
+
+export const WireSeatMaps = z.looseObject({
+  data: z.array(
+    z.looseObject({
+      type: z.literal('seatmap'),
+      segmentId: z.string(),
+      decks: z.array(
+        z.looseObject({
+          deckType: z.string(),
+          seats: z.array(
+            z.looseObject({
+              cabin: z.string().optional(),
+              number: z.string().regex(/^\d{1,3}[A-Z]$/),
+              characteristicsCodes: z.array(z.string()).default([]),
+              travelerPricing: z.array(
+                z.looseObject({
+                  travelerId: z.string(),
+                  seatAvailabilityStatus: z.enum(['AVAILABLE', 'BLOCKED', 'OCCUPIED']),
+                  price: z.looseObject({ currency: Currency, total: Money }).optional(),
+                }),
+              ),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
+});
+export type WireSeatMaps = z.infer<typeof WireSeatMaps>;

@@ -17,6 +17,7 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Context, Next } from 'koa';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
+import { cabinsOf, seatState, type CabinLayout } from '../sandbox-cabins.js';
 
 export const MAGIC_OFFERS = {
   /** Pricing answers a higher total. */
@@ -163,29 +164,9 @@ function error(ctx: Context, status: number, type: string, code: string, title: 
   };
 }
 
-interface CabinLayout {
-  cabinClass: string;
-  /** Seat letters per section, left to right. */
-  sections: string[][];
-  rows: [first: number, last: number];
-  exitRows: number[];
-  wingRows: [first: number, last: number] | null;
-}
-
-const LAYOUTS: Record<string, CabinLayout[]> = {
-  '320': [{ cabinClass: 'economy', sections: [['A', 'B', 'C'], ['D', 'E', 'F']], rows: [1, 30], exitRows: [12, 13], wingRows: [11, 15] }],
-  '77W': [
-    { cabinClass: 'business', sections: [['A'], ['D', 'G'], ['K']], rows: [1, 8], exitRows: [], wingRows: null },
-    { cabinClass: 'economy', sections: [['A', 'B', 'C'], ['D', 'E', 'F', 'G'], ['H', 'J', 'K']], rows: [30, 60], exitRows: [42], wingRows: [38, 46] },
-  ],
-};
-
-/**
- * A seat map in provider_b's shape. Occupied seats follow a fixed pattern; the exit seat at the right
- * window of the first exit row is blocked; front rows and exit rows cost extra, the rest are free.
- */
+/** A seat map in provider_b's shape, from the shared seat fixtures (sandbox-cabins.ts). */
 function seatMap(segmentId: string, sliceId: string, aircraft: string, offer: NativeOffer) {
-  const layouts = LAYOUTS[aircraft] ?? LAYOUTS['320'] as CabinLayout[];
+  const layouts = cabinsOf(aircraft);
   return {
     id: `sea_${segmentId.slice(4)}`,
     segment_id: segmentId,
@@ -216,21 +197,16 @@ function seatMap(segmentId: string, sliceId: string, aircraft: string, offer: Na
 }
 
 function seat(row: number, letter: string, layout: CabinLayout, offer: NativeOffer): Record<string, unknown> {
-  const designator = `${row}${letter}`;
-  const lastLetter = layout.sections.at(-1)?.at(-1);
-  if (row === layout.exitRows[0] && letter === lastLetter) {
-    return { type: 'seat', designator, disclosures: ['restricted_seat_general'], available_services: [] };
-  }
-  if ((row * 7 + letter.charCodeAt(0)) % 5 === 0) return { type: 'seat', designator, disclosures: [], available_services: [] };
-  // Front rows 11, exit rows 25, the rest free; in yen, 180 times that.
-  const price = row - layout.rows[0] < 5 ? 11 : layout.exitRows.includes(row) ? 25 : 0;
-  const amount = toDecimalString(offer.total_currency === 'JPY' ? price * 180 : price, offer.total_currency);
+  const state = seatState(row, letter, layout, offer.total_currency);
+  if (state.status === 'blocked') return { type: 'seat', designator: state.designator, disclosures: ['restricted_seat_general'], available_services: [] };
+  if (state.status === 'occupied') return { type: 'seat', designator: state.designator, disclosures: [], available_services: [] };
+  const amount = toDecimalString(state.price, offer.total_currency);
   return {
     type: 'seat',
-    designator,
+    designator: state.designator,
     disclosures: [],
     available_services: offer.passengers.map((passenger, index) => ({
-      id: `ase_seat${designator}p${index}`,
+      id: `ase_seat${state.designator}p${index}`,
       passenger_id: passenger.id,
       total_amount: amount,
       total_currency: offer.total_currency,
