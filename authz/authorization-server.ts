@@ -124,6 +124,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         email: user.email,
         phone_number: user.phone_number,
         ...(legacy ? { legacy: true } : {}),
+        // A partner client's token works only with that partner's API key (see rest/bearer-auth.ts).
+        ...(ctx.oidc.client?.['partner_id'] ? { partner_id: ctx.oidc.client['partner_id'] } : {}),
         // Honoured only on an unscoped token (see core/actor.ts).
         ...(user.is_admin ? { admin: true } : {}),
       };

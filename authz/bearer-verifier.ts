@@ -86,6 +86,7 @@ function toActor(payload: JWTPayload): Actor {
     clientId,
     scopes: legacy ? null : new Set(scope.split(' ').filter(Boolean)),
     isAdmin: legacy && payload.admin === true,
+    partnerId: typeof payload.partner_id === 'string' ? payload.partner_id : undefined,
     tokenId: payload.jti,
     expiresAt: payload.exp as number,
   };

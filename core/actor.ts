@@ -12,6 +12,8 @@ export interface Actor {
    * even an administrator's: administrative operations are outside the scope catalog (Scopes rule 7).
    */
   isAdmin: boolean;
+  /** The partner whose OAuth client the token was issued to; undefined for a self-registered client. */
+  partnerId: string | undefined;
   tokenId: string | undefined;
   /** Seconds since the epoch. */
   expiresAt: number;

@@ -5,7 +5,8 @@
  */
 import type { Context, Next } from 'koa';
 import type { Actor } from '../core/actor.js';
-import { InsufficientScopeError, InvalidTokenError } from '../core/errors.js';
+import { ForbiddenError, InsufficientScopeError, InvalidTokenError } from '../core/errors.js';
+import type { PartnerIdentity } from '../core/partners/schemas.js';
 import type { Scope } from '../core/scopes.js';
 
 export interface BearerCheck {
@@ -21,6 +22,14 @@ export function requireBearer(bearer: BearerCheck, scope: Scope | undefined) {
       throw new InvalidTokenError("This route acts for a traveler: send the traveler's access token as Authorization: Bearer <token>.");
     }
     const actor = await bearer.verify(match[1] as string);
+    // A partner's traveler token is not another partner's: the key and the token must belong together.
+    const partner = ctx.state.partner as PartnerIdentity | undefined;
+    if (actor.partnerId && partner && actor.partnerId !== partner.partnerId) {
+      throw new ForbiddenError(
+        "This access token was issued to another partner's OAuth client: use a token of your own client with your API key.",
+        'token_partner_mismatch',
+      );
+    }
     if (scope && actor.scopes && !actor.scopes.has(scope)) throw new InsufficientScopeError(scope);
     ctx.state.actor = actor;
     return next();

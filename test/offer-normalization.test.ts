@@ -87,10 +87,19 @@ function fixturesOf(providerCase: ProviderCase): { name: string; native: Native 
     .map((file) => ({ name: file, native: JSON.parse(fs.readFileSync(path.join(providerCase.fixtures, file), 'utf8')) as Native }));
 }
 
-/** A decimal amount written loosely (too few or too many fraction digits), as providers do. */
-const looseAmount = fc
-  .tuple(fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 4 }))
-  .map(([whole, fraction, digits]) => (digits === 0 ? String(whole) : `${whole}.${String(fraction).padStart(4, '0').slice(0, digits)}`));
+/**
+ * A decimal amount in `currency` written loosely, as providers do: fewer fraction digits than the
+ * currency has, or more but only trailing zeros.
+ */
+function looseAmount(currency: string) {
+  const digits = minorUnits(currency) as number;
+  return fc
+    .tuple(fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 10 ** Math.max(digits, 1) - 1 }), fc.integer({ min: 0, max: digits }), fc.integer({ min: 0, max: 2 }))
+    .map(([whole, fraction, shown, zeros]) => {
+      const text = String(fraction).padStart(digits, '0').slice(0, shown) + '0'.repeat(zeros);
+      return text === '' ? String(whole) : `${whole}.${text}`;
+    });
+}
 
 for (const providerCase of CASES) {
   const provider = providerCase.normalizer.providerId;
@@ -115,11 +124,9 @@ for (const providerCase of CASES) {
     fc.assert(
       fc.property(
         fc.constantFrom(...fixtures.map((item) => item.native)),
-        fc.constantFrom(...CURRENCIES),
-        looseAmount,
-        looseAmount,
+        fc.constantFrom(...CURRENCIES).chain((currency) => fc.tuple(fc.constant(currency), looseAmount(currency), looseAmount(currency))),
         fc.integer({ min: 1, max: 3 }),
-        (native, currency, total, base, passengers) => {
+        (native, [currency, total, base], passengers) => {
           const offer = Offer.parse(providerCase.normalizer.normalize(providerCase.vary(native, currency, total, base, passengers), NOW).offer);
           const digits = minorUnits(currency) as number;
           const exact = (amount: string | null) => amount === null || (amount.replace(/^-/, '').split('.')[1] ?? '').length === digits;
@@ -135,5 +142,11 @@ for (const providerCase of CASES) {
       { numRuns: 300 },
     );
     t.pass();
+  });
+
+  test(`${provider}: an amount more precise than its currency is refused, naming the native field`, (t) => {
+    const native = providerCase.vary((fixtures[0] as { native: Native }).native, 'JPY', '15430.5', '8000', 1);
+    const error = t.throws(() => providerCase.normalizer.normalize(native, NOW), { instanceOf: ValidationError });
+    t.true(Object.values(error?.fields ?? {}).some((field) => field.rule === 'minor_units'));
   });
 }

@@ -122,3 +122,27 @@ test.serial('an unknown provider is 404; a provider whose offers are not support
   t.truthy((await jsonOf(wrongDialect)).fields.itineraries);
   t.is((await read('provider_b', 'not-a-uuid')).status, 404);
 });
+
+test.serial('prices that cannot be, NUL characters and malformed ids are refused clearly; nothing is stored', async (t) => {
+  now = new Date('2026-05-20T09:10:00Z');
+  const before = await running.service.db.knex('offers').count({ n: '*' }).first();
+  const negative = await create('provider_b', { ...structuredClone(native), total_amount: '-512.46' });
+  t.is(negative.status, 400);
+  const parts = await create('provider_b', { ...structuredClone(native), base_amount: '400.00' });
+  t.is(parts.status, 400);
+  t.is((await jsonOf(parts)).fields.total_amount.rule, 'consistent');
+  const mixed = await create('provider_b', { ...structuredClone(native), tax_currency: 'USD' });
+  t.is((await jsonOf(mixed)).fields.total_currency.rule, 'one_currency');
+  const precise = await create('provider_b', { ...structuredClone(native), total_amount: '512.465' });
+  t.is((await jsonOf(precise)).fields.total_amount.rule, 'minor_units');
+  const withNul = structuredClone(native);
+  withNul.owner.name = 'Brit\u0000ish';
+  const nul = await create('provider_b', withNul);
+  t.is(nul.status, 400);
+  t.is((await jsonOf(nul)).fields['owner.name'].rule, 'no_nul');
+  const after = await running.service.db.knex('offers').count({ n: '*' }).first();
+  t.deepEqual(after, before);
+  for (const id of ['000000000000000000000000000000000000', '------------------------------------']) {
+    t.is((await read('provider_b', id)).status, 404, id);
+  }
+});

@@ -15,6 +15,8 @@ let adapter: ProviderBAdapter;
 let apiKey: string;
 let token: string;
 let narrowToken: string;
+/** Another traveler of the same partner, with bookings.write. */
+let narrowTokenWithBookings: string;
 
 const sandbox = () => `${running.config.sandboxUrl}/flights/provider_b`;
 
@@ -39,6 +41,8 @@ test.before(async () => {
   token = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } })).tokens.access_token;
   narrowToken = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', traveler: { email: uniqueEmail() } })).tokens
     .access_token;
+  narrowTokenWithBookings = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } }))
+    .tokens.access_token;
 });
 test.after.always(async () => {
   await running?.close();
@@ -207,9 +211,15 @@ test('REST: the providers list needs a token; replace keeps the offer id; passen
 
   const updated = await call(`provider_b/offers/${offerId}/passengers/${passengerId}`, {
     method: 'PUT',
-    body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' }),
+    body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace' }),
   });
   t.is(updated.status, 200);
+  const tooEarly = await call(`provider_b/offers/${offerId}/passengers/${passengerId}`, {
+    method: 'PUT',
+    body: JSON.stringify({ first_name: 'Ada', date_of_birth: '1990-12-10' }),
+  });
+  t.is(tooEarly.status, 400);
+  t.is((await jsonOf(tooEarly)).fields.date_of_birth.rule, 'at_booking');
   t.like(await jsonOf(updated), { id: passengerId, given_name: 'Ada', family_name: 'Lovelace' });
   const mismatch = await call(`provider_b/offers/${offerId}/passengers/${passengerId}`, { method: 'PUT', body: JSON.stringify({ passenger_id: 'pas_other' }) });
   t.is(mismatch.status, 400);
@@ -220,4 +230,37 @@ test('REST: the providers list needs a token; replace keeps the offer id; passen
   const notHere = await call(`provider_c/offers/${offerId}/passengers/${passengerId}`, { method: 'PUT', body: '{}' });
   t.is(notHere.status, 422);
   t.is((await jsonOf(notHere)).code, 'passenger_update_not_supported');
+});
+
+test('REST: a token of another partner’s client does not work with this partner’s key', async (t) => {
+  const other = await running.service.partners.createPartner({ name: 'Other Air' });
+  const client = await running.service.partnerClients.create({ partner_id: other.partner_id, name: 'Other Air', redirect_uris: [PARTNER_REDIRECT] });
+  const config = await clientFor(running, client.client_id, oauth.ClientSecretBasic(client.client_secret as string));
+  const foreign = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } })).tokens
+    .access_token;
+  const offerId = await createOffer('off_0000AuPyAJY1KPrmYbBxIm');
+  const refused = await call(`provider_b/offers/${offerId}/pricing`, { method: 'POST', body: '{}' }, foreign);
+  t.is(refused.status, 403);
+  t.is((await jsonOf(refused)).code, 'token_partner_mismatch');
+  const own = await fetch(`${running.url}/v1/flights/providers`, { headers: { 'x-api-key': other.api_key, authorization: `Bearer ${foreign}` } });
+  t.is(own.status, 200, 'with its own partner key it works');
+});
+
+test('REST: replacing an offer drops passenger mappings it no longer has; passengers belong to one traveler', async (t) => {
+  const offerId = await createOffer('off_0000AuPyAJY1KPrmYbBxIm');
+  const savedPassenger = '7a1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f41';
+  await call(`provider_b/offers/${offerId}/passengers`, {
+    method: 'POST',
+    body: JSON.stringify({ passengers: [{ user_passenger_id: savedPassenger, provider_passenger_id: 'pas_0000AuPyAJXRRDNqh2bdDH' }] }),
+  });
+  const taken = await call(
+    `provider_b/offers/${offerId}/passengers`,
+    { method: 'POST', body: JSON.stringify({ passengers: [{ user_passenger_id: savedPassenger, provider_passenger_id: 'pas_0000AuPyAJXRRDNqh2bdDH' }] }) },
+    narrowTokenWithBookings,
+  );
+  t.is(taken.status, 409);
+  t.is((await jsonOf(taken)).code, 'offer_taken');
+  const jpy = await nativeOffer('off_0000AuQ1nH7s0rJjVdL2qQ');
+  t.is((await call(`provider_b/offers/${offerId}`, { method: 'PUT', body: JSON.stringify(jpy) })).status, 200);
+  t.is((await running.service.db.knex('offer_passengers').where({ offer_id: offerId })).length, 0);
 });

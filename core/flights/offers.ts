@@ -5,7 +5,8 @@
  */
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
-import { GoneError, NotFoundError, NotImplementedError, ProviderRejectedError, ValidationError, type FieldError } from '../errors.js';
+import { ConflictError, GoneError, NotFoundError, NotImplementedError, ProviderRejectedError, ValidationError, type FieldError } from '../errors.js';
+import { toMinorUnits } from '../money/money.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, SeatMap } from './offer-schemas.js';
@@ -46,8 +47,7 @@ export class OfferService {
 
   async create(partnerId: string, providerId: string, native: unknown): Promise<{ offer_id: string }> {
     const now = this.deps.clock.now();
-    const { offer, providerOfferId } = this.#normalizer(providerId).normalize(native, now);
-    if (new Date(offer.expires_at) <= now) throw expired(offer.expires_at);
+    const { offer, providerOfferId } = this.#normalize(providerId, native, now);
     const [row] = await this.deps
       .db('offers')
       .insert({
@@ -67,18 +67,12 @@ export class OfferService {
   /** Replaces the offer with a newer one from the provider (same provider); it keeps its id. */
   async replace(partnerId: string, providerId: string, offerId: string, native: unknown): Promise<{ offer_id: string }> {
     const row = await this.#row(partnerId, providerId, offerId, { evenExpired: true });
-    const { offer, providerOfferId } = this.#normalizer(providerId).normalize(native, this.deps.clock.now());
-    if (new Date(offer.expires_at) <= this.deps.clock.now()) throw expired(offer.expires_at);
-    await this.deps
-      .db('offers')
-      .where({ id: row.id })
-      .update({
-        provider_offer_id: providerOfferId,
-        offer: JSON.stringify(withoutRaw(offer)),
-        raw_offer: JSON.stringify(native),
-        expires_at: new Date(offer.expires_at),
-        updated_at: this.deps.clock.now(),
-      });
+    const { offer, providerOfferId } = this.#normalize(providerId, native, this.deps.clock.now());
+    await this.deps.db.transaction(async (trx) => {
+      await this.#update(trx, row, { provider_offer_id: providerOfferId, offer: JSON.stringify(withoutRaw(offer)), raw_offer: JSON.stringify(native), expires_at: new Date(offer.expires_at) });
+      // Who travels as which passenger holds only for passengers the new offer still has.
+      await trx('offer_passengers').where({ offer_id: row.id }).whereNotIn('provider_passenger_id', offer.passengers.map((passenger) => passenger.id)).delete();
+    });
     return { offer_id: row.id };
   }
 
@@ -103,6 +97,10 @@ export class OfferService {
     });
     if (problems.length > 0) throw new ValidationError(problems);
     await this.deps.db.transaction(async (trx) => {
+      // One save at a time per offer, and an offer's passengers are one traveler's.
+      await trx('offers').where({ id: row.id }).forUpdate().first('id');
+      const other = await trx('offer_passengers').where({ offer_id: row.id }).whereNot({ user_id: userId }).first('user_id');
+      if (other) throw new ConflictError("Another traveler's passengers are on this offer: create an offer of your own.", 'offer_taken');
       await trx('offer_passengers').where({ offer_id: row.id }).delete();
       await trx('offer_passengers').insert(mappings.map((mapping) => ({ offer_id: row.id, user_id: userId, ...mapping })));
     });
@@ -121,19 +119,15 @@ export class OfferService {
   async price(partnerId: string, providerId: string, offerId: string): Promise<PricingResult> {
     const row = await this.#row(partnerId, providerId, offerId);
     const { offer } = await this.#adapter(providerId).price(row.raw_offer);
+    checkAmounts(offer);
     const previous = row.offer.total_amount;
-    const [updated] = await this.deps
-      .db('offers')
-      .where({ id: row.id })
-      .update({
-        offer: JSON.stringify(withoutRaw(offer)),
-        raw_offer: JSON.stringify(offer.raw_offer ?? row.raw_offer),
-        expires_at: new Date(offer.expires_at),
-        updated_at: this.deps.clock.now(),
-      })
-      .returning('*');
+    const updated = await this.#update(this.deps.db, row, {
+      offer: JSON.stringify(withoutRaw(offer)),
+      raw_offer: JSON.stringify(offer.raw_offer ?? row.raw_offer),
+      expires_at: new Date(offer.expires_at),
+    });
     return {
-      offer: present(updated as OfferRow),
+      offer: present(updated),
       price_changed: offer.total_amount !== previous || offer.total_currency !== row.offer.total_currency,
       previous_total_amount: previous,
     };
@@ -181,9 +175,32 @@ export class OfferService {
     return this.#adapter(providerId).updatePassenger(row.raw_offer, providerPassengerId, update);
   }
 
+  /** Native in, normalized and checked out: a price that cannot be, an expired offer, NULs are refused. */
+  #normalize(providerId: string, native: unknown, now: Date) {
+    const nul = pathOfNul(native);
+    if (nul !== undefined) throw new ValidationError([{ field: nul, rule: 'no_nul', message: 'text must not contain NUL characters' }]);
+    const normalized = this.#normalizer(providerId).normalize(native, now);
+    checkAmounts(normalized.offer);
+    if (new Date(normalized.offer.expires_at) <= now) throw expired(normalized.offer.expires_at);
+    return normalized;
+  }
+
+  /**
+   * Writes `changes` only if the offer is still as it was read: a replace and a pricing at the same time
+   * must not silently undo each other.
+   */
+  async #update(db: Knex, row: OfferRow, changes: Record<string, unknown>): Promise<OfferRow> {
+    const [updated] = await db('offers')
+      .where({ id: row.id, updated_at: row.updated_at })
+      .update({ ...changes, updated_at: laterThan(this.deps.clock.now(), row.updated_at) })
+      .returning('*');
+    if (!updated) throw new ConflictError('The offer changed while this request ran: read it again, then retry.', 'offer_changed');
+    return updated as OfferRow;
+  }
+
   async #row(partnerId: string, providerId: string, offerId: string, options: { evenExpired?: boolean } = {}): Promise<OfferRow> {
     this.deps.providers.get(providerId);
-    const row: OfferRow | undefined = /^[0-9a-f-]{36}$/i.test(offerId)
+    const row: OfferRow | undefined = UUID.test(offerId)
       ? await this.deps.db('offers').where({ id: offerId, provider_id: providerId, partner_id: partnerId }).first()
       : undefined;
     if (!row) {
@@ -208,6 +225,49 @@ export class OfferService {
     }
     return normalizer;
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Amounts a price can have: none negative, and base plus tax within the total. */
+function checkAmounts(offer: Offer): void {
+  const problems: FieldError[] = [];
+  const units = (amount: string, currency: string) => toMinorUnits(amount, currency);
+  const amounts: [string, string | null | undefined, string | null | undefined][] = [
+    ['total_amount', offer.total_amount, offer.total_currency],
+    ['base_amount', offer.base_amount, offer.base_currency],
+    ['tax_amount', offer.tax_amount, offer.tax_currency],
+    ...(offer.available_services ?? []).map((service, index) => [`available_services.${index}.total_amount`, service.total_amount, service.total_currency] as [string, string, string]),
+  ];
+  for (const [field, amount, currency] of amounts) {
+    if (amount != null && currency != null && units(amount, currency) < 0n) problems.push({ field, rule: 'not_negative', message: `${amount} is negative` });
+  }
+  const sameCurrency = [offer.base_currency, offer.tax_currency].every((currency) => currency == null || currency === offer.total_currency);
+  if (!sameCurrency) problems.push({ field: 'total_currency', rule: 'one_currency', message: 'base, tax and total must be in one currency' });
+  if (problems.length === 0 && offer.base_amount != null) {
+    const parts = units(offer.base_amount, offer.total_currency) + (offer.tax_amount != null ? units(offer.tax_amount, offer.total_currency) : 0n);
+    if (parts > units(offer.total_amount, offer.total_currency)) {
+      problems.push({ field: 'total_amount', rule: 'consistent', message: 'base and tax add up to more than the total' });
+    }
+  }
+  if (problems.length > 0) throw new ValidationError(problems, 'The offer states a price that cannot be: see `fields`.');
+}
+
+/** The dotted path of the first string holding a NUL (PostgreSQL's jsonb cannot store it), if any. */
+function pathOfNul(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || '(body)' : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, key.split('\u0000').join('')].join('.');
+    const found = pathOfNul(item, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** `now`, or a millisecond after `previous` when the clock has not moved (so every write changes the row's version). */
+function laterThan(now: Date, previous: Date): Date {
+  return now > previous ? now : new Date(previous.getTime() + 1);
 }
 
 function present(row: OfferRow): Offer {

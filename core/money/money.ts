@@ -6,11 +6,13 @@
 import currencyCodes from 'currency-codes';
 import { ValidationError } from '../errors.js';
 
+/** ISO 4217 codes that are not money a traveler pays in: metals, funds, drawing rights, testing, none. */
+const NOT_PAYABLE = new Set(['XAU', 'XAG', 'XPT', 'XPD', 'XDR', 'XSU', 'XUA', 'XBA', 'XBB', 'XBC', 'XBD', 'XTS', 'XXX']);
+
 /** The ISO 4217 minor units of `currency`, or undefined for a code that is not a currency. */
 export function minorUnits(currency: string): number | undefined {
   const entry = currencyCodes.code(currency.toUpperCase());
-  // Codes for funds and metals (XAU, XXX, ...) are not money a traveler pays in.
-  return entry && !entry.code.startsWith('X') ? entry.digits : undefined;
+  return entry && !NOT_PAYABLE.has(entry.code) ? entry.digits : undefined;
 }
 
 export function isCurrency(code: string): boolean {
@@ -18,17 +20,21 @@ export function isCurrency(code: string): boolean {
 }
 
 /**
- * `amount` as a decimal string with exactly the minor units of `currency`. A string is taken digit for
- * digit; a number by its shortest decimal representation (512.46 stays 512.46). Extra digits are
- * rounded half away from zero, as amounts are in invoices; a missing fraction is padded.
+ * `amount` as a decimal string with exactly the minor units of `currency`; a missing fraction is padded.
+ * A string is taken digit for digit, and may not be more precise than its currency (512.465 GBP is not
+ * a price: ValidationError naming `field`), but for trailing zeros. A number (JSON floats, as some
+ * providers send) is read by its shortest decimal form and rounded half away from zero.
  */
-export function toDecimalString(amount: string | number, currency: string): string {
+export function toDecimalString(amount: string | number, currency: string, field = 'amount'): string {
   const digits = minorUnits(currency);
-  if (digits === undefined) throw new ValidationError([{ field: 'currency', rule: 'iso_4217', message: `${currency} is not an ISO 4217 currency` }]);
+  if (digits === undefined) throw new ValidationError([{ field, rule: 'iso_4217', message: `${currency} is not an ISO 4217 currency` }]);
   const text = typeof amount === 'number' ? numberToPlainString(amount) : amount.trim();
   const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
-  if (!match) throw new ValidationError([{ field: 'amount', rule: 'decimal', message: `${String(amount)} is not a decimal amount` }]);
+  if (!match) throw new ValidationError([{ field, rule: 'decimal', message: `${String(amount)} is not a decimal amount` }]);
   const [, sign, whole, fraction = ''] = match as unknown as [string, string, string, string | undefined];
+  if (typeof amount === 'string' && /[1-9]/.test(fraction.slice(digits))) {
+    throw new ValidationError([{ field, rule: 'minor_units', message: `${amount} has more decimal places than ${currency} has (${digits})` }]);
+  }
   // Scaled to an integer count of minor units (plus one guard digit for rounding), as a bigint.
   // The guard digit decides: 5 or more rounds the magnitude up (half away from zero).
   const scaled = BigInt(whole + fraction.padEnd(digits + 1, '0').slice(0, digits + 1));

@@ -43,10 +43,8 @@ export function toOffer(native: WireOffer, now: Date): Offer {
   const details = new Map<string, FareDetail>();
   for (const traveler of native.travelerPricings) for (const detail of traveler.fareDetailsBySegment) if (!details.has(detail.segmentId)) details.set(detail.segmentId, detail);
   const firstDetail = native.travelerPricings[0]?.fareDetailsBySegment[0] as FareDetail;
-  const amenities = firstDetail.amenities ?? [];
-  const amenity = (pattern: RegExp) => amenities.find((item) => pattern.test(item.description));
-  const refundable = amenity(/REFUNDABLE TICKET/i);
-  const changeable = amenity(/CHANGEABLE TICKET/i);
+  const refundable = amenityOf(firstDetail, 'REFUNDABLE TICKET');
+  const changeable = amenityOf(firstDetail, 'CHANGEABLE TICKET');
   const conditions = {
     refund_before_departure: refundable ? { allowed: true, penalty_amount: null, penalty_currency: null } : null,
     change_before_departure: changeable ? { allowed: true, penalty_amount: null, penalty_currency: null } : null,
@@ -57,11 +55,12 @@ export function toOffer(native: WireOffer, now: Date): Offer {
     id: offerIdOf(native),
     provider_id: PROVIDER_ID,
     expires_at: expiresAt(native, now),
-    total_amount: toDecimalString(native.price.grandTotal, currency),
+    total_amount: toDecimalString(native.price.grandTotal, currency, 'price.grandTotal'),
     total_currency: currency,
-    base_amount: toDecimalString(native.price.base, currency),
+    base_amount: toDecimalString(native.price.base, currency, 'price.base'),
     base_currency: currency,
-    tax_amount: subtract(currency, native.price.grandTotal, native.price.base, ...fees),
+    // grandTotal adds paid extras (bags, seats) to total: those are not tax.
+    tax_amount: subtract(currency, toDecimalString(native.price.total, currency, 'price.total'), native.price.base, ...fees),
     tax_currency: currency,
     total_emissions_kg: emissions.length > 0 ? String(emissions.reduce((sum, item) => sum + item.weight, 0)) : null,
     // Whether documents are needed is known after pricing (bookingRequirements).
@@ -73,7 +72,9 @@ export function toOffer(native: WireOffer, now: Date): Offer {
     slices: native.itineraries.map((itinerary, index) => {
       const first = itinerary.segments[0] as WireOffer['itineraries'][number]['segments'][number];
       const last = itinerary.segments.at(-1) as typeof first;
-      const brand = details.get(first.id)?.brandedFareLabel ?? details.get(first.id)?.brandedFare ?? null;
+      // Each slice by its own fare: a return may be sold on another one.
+      const fare = details.get(first.id);
+      const brand = fare?.brandedFareLabel ?? fare?.brandedFare ?? null;
       return {
         id: `${index + 1}`,
         origin: { iata_code: first.departure.iataCode, terminal: first.departure.terminal ?? null },
@@ -81,9 +82,9 @@ export function toOffer(native: WireOffer, now: Date): Offer {
         duration: itinerary.duration ?? null,
         fare_brand_name: brand,
         conditions: {
-          change_before_departure: conditions.change_before_departure,
-          advance_seat_selection: amenity(/SEAT/i) ? true : null,
-          priority_boarding: amenity(/PRIORITY BOARDING/i) ? true : null,
+          change_before_departure: amenityOf(fare, 'CHANGEABLE TICKET') ? { allowed: true, penalty_amount: null, penalty_currency: null } : null,
+          advance_seat_selection: fare?.amenities?.some((item) => item.amenityType === 'PRE_RESERVED_SEAT') ? true : null,
+          priority_boarding: amenityOf(fare, 'PRIORITY BOARDING') ? true : null,
           priority_check_in: null,
         },
         segments: itinerary.segments.map((segment) => ({
@@ -129,6 +130,11 @@ export function toOffer(native: WireOffer, now: Date): Offer {
   };
 }
 
+/** The amenity of exactly this description ("NON REFUNDABLE TICKET" is not "REFUNDABLE TICKET"). */
+function amenityOf(detail: FareDetail | undefined, description: string) {
+  return detail?.amenities?.find((item) => item.description.trim().toUpperCase() === description);
+}
+
 /** A weight allowance without a count is one bag. */
 function bagCount(bags: FareDetail['includedCheckedBags']): number {
   if (!bags) return 0;
@@ -137,8 +143,8 @@ function bagCount(bags: FareDetail['includedCheckedBags']): number {
 
 function fareClassMetadata(detail: FareDetail, conditions: { refund_before_departure: unknown; change_before_departure: unknown }): FareClassMetadata {
   const amenities = detail.amenities ?? [];
-  const seat = amenities.find((item) => item.amenityType === 'PRE_RESERVED_SEAT' || /SEAT/i.test(item.description));
-  const priority = amenities.some((item) => /PRIORITY BOARDING/i.test(item.description) && !item.isChargeable);
+  const seat = amenities.find((item) => item.amenityType === 'PRE_RESERVED_SEAT');
+  const priority = amenityOf(detail, 'PRIORITY BOARDING')?.isChargeable === false;
   const checked = bagCount(detail.includedCheckedBags);
   return {
     seat_selection_allowed: seat !== undefined,

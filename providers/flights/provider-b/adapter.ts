@@ -5,7 +5,7 @@
 import got, { HTTPError, TimeoutError, type Got } from 'got';
 import { z } from 'zod';
 import type { Clock } from '../../../core/clock.js';
-import { GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
+import { GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError, ValidationError } from '../../../core/errors.js';
 import type { FlightProvider } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
 import type { OfferPassengerDetails, PassengerUpdateRequest, SeatMap } from '../../../core/flights/offer-schemas.js';
@@ -57,8 +57,16 @@ export class ProviderBAdapter implements FlightProvider {
     return this.#parse(SeatMapsAnswer, answer).data.map((seatMap) => toSeatMap(seatMap, offerId));
   }
 
-  /** Its API takes names and loyalty accounts; the other fields are for the booking. */
+  /** Its API takes names and loyalty accounts; the other fields go with the booking, and are refused here. */
   async updatePassenger(raw: Record<string, unknown>, providerPassengerId: string, update: PassengerUpdateRequest): Promise<OfferPassengerDetails> {
+    const later = (['middle_name', 'date_of_birth', 'gender', 'known_traveler_number', 'identity_documents'] as const).filter(
+      (field) => update[field] !== undefined,
+    );
+    if (later.length > 0) {
+      throw new ValidationError(
+        later.map((field) => ({ field, rule: 'at_booking', message: `provider_b takes ${field} with the booking, not before: send it when you book` })),
+      );
+    }
     const path = `air/offers/${encodeURIComponent(String(raw.id))}/passengers/${encodeURIComponent(providerPassengerId)}`;
     const data = {
       ...(update.first_name ? { given_name: update.first_name } : {}),

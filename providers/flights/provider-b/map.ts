@@ -14,24 +14,24 @@ export const PROVIDER_ID = 'provider_b';
 type Penalty = { allowed: boolean; penalty_amount?: string | null; penalty_currency?: string | null } | null | undefined;
 
 export function toOffer(native: WireOffer): Offer {
-  const money = (amount: string | null | undefined, currency: string | null | undefined) =>
-    amount != null && currency != null ? toDecimalString(amount, currency) : null;
+  const money = (amount: string | null | undefined, currency: string | null | undefined, field: string) =>
+    amount != null && currency != null ? toDecimalString(amount, currency, field) : null;
   const conditions = {
     refund_before_departure: penalty(native.conditions.refund_before_departure),
     change_before_departure: penalty(native.conditions.change_before_departure),
   };
-  const services = (native.available_services ?? []).map(service);
+  const services = (native.available_services ?? []).map((item, index) => service(item, index));
   return {
     id: native.id,
     provider_id: PROVIDER_ID,
     ...(native.created_at ? { created_at: toUtcIso(native.created_at) } : {}),
     ...(native.updated_at ? { updated_at: toUtcIso(native.updated_at) } : {}),
     expires_at: toUtcIso(native.expires_at),
-    total_amount: toDecimalString(native.total_amount, native.total_currency),
+    total_amount: toDecimalString(native.total_amount, native.total_currency, 'total_amount'),
     total_currency: native.total_currency,
-    base_amount: money(native.base_amount, native.base_currency),
+    base_amount: money(native.base_amount, native.base_currency, 'base_amount'),
     base_currency: native.base_amount != null ? (native.base_currency ?? null) : null,
-    tax_amount: money(native.tax_amount, native.tax_currency),
+    tax_amount: money(native.tax_amount, native.tax_currency, 'tax_amount'),
     tax_currency: native.tax_amount != null ? (native.tax_currency ?? null) : null,
     total_emissions_kg: native.total_emissions_kg ?? null,
     passenger_identity_documents_required: native.passenger_identity_documents_required,
@@ -101,7 +101,7 @@ function penalty(value: Penalty) {
   };
 }
 
-function service(native: NonNullable<WireOffer['available_services']>[number]): AvailableService {
+function service(native: NonNullable<WireOffer['available_services']>[number], index: number): AvailableService {
   const metadata = native.metadata ?? {};
   const dimensions =
     metadata.maximum_length_cm != null && metadata.maximum_depth_cm != null && metadata.maximum_height_cm != null
@@ -112,7 +112,7 @@ function service(native: NonNullable<WireOffer['available_services']>[number]): 
     id: native.id,
     type,
     ...(type === 'baggage' ? { name: metadata.type === 'carry_on' ? 'Carry-on bag' : 'Checked bag' } : {}),
-    total_amount: toDecimalString(native.total_amount, native.total_currency),
+    total_amount: toDecimalString(native.total_amount, native.total_currency, `available_services.${index}.total_amount`),
     total_currency: native.total_currency,
     segment_ids: native.segment_ids,
     passenger_ids: native.passenger_ids,
