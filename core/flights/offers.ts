@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { ConflictError, GoneError, NotFoundError, NotImplementedError, ProviderRejectedError, ValidationError, type FieldError } from '../errors.js';
-import { toMinorUnits } from '../money/money.js';
+import { checkAmounts, pathOfNul } from './offer-checks.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, SeatMap } from './offer-schemas.js';
@@ -228,42 +228,6 @@ export class OfferService {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Amounts a price can have: none negative, and base plus tax within the total. */
-function checkAmounts(offer: Offer): void {
-  const problems: FieldError[] = [];
-  const units = (amount: string, currency: string) => toMinorUnits(amount, currency);
-  const amounts: [string, string | null | undefined, string | null | undefined][] = [
-    ['total_amount', offer.total_amount, offer.total_currency],
-    ['base_amount', offer.base_amount, offer.base_currency],
-    ['tax_amount', offer.tax_amount, offer.tax_currency],
-    ...(offer.available_services ?? []).map((service, index) => [`available_services.${index}.total_amount`, service.total_amount, service.total_currency] as [string, string, string]),
-  ];
-  for (const [field, amount, currency] of amounts) {
-    if (amount != null && currency != null && units(amount, currency) < 0n) problems.push({ field, rule: 'not_negative', message: `${amount} is negative` });
-  }
-  const sameCurrency = [offer.base_currency, offer.tax_currency].every((currency) => currency == null || currency === offer.total_currency);
-  if (!sameCurrency) problems.push({ field: 'total_currency', rule: 'one_currency', message: 'base, tax and total must be in one currency' });
-  if (problems.length === 0 && offer.base_amount != null) {
-    const parts = units(offer.base_amount, offer.total_currency) + (offer.tax_amount != null ? units(offer.tax_amount, offer.total_currency) : 0n);
-    if (parts > units(offer.total_amount, offer.total_currency)) {
-      problems.push({ field: 'total_amount', rule: 'consistent', message: 'base and tax add up to more than the total' });
-    }
-  }
-  if (problems.length > 0) throw new ValidationError(problems, 'The offer states a price that cannot be: see `fields`.');
-}
-
-/** The dotted path of the first string holding a NUL (PostgreSQL's jsonb cannot store it), if any. */
-function pathOfNul(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || '(body)' : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key.split('\u0000').join('')].join('.');
-    const found = pathOfNul(item, [...path, key]);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
 
 /** `now`, or a millisecond after `previous` when the clock has not moved (so every write changes the row's version). */
 function laterThan(now: Date, previous: Date): Date {
