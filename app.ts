@@ -121,7 +121,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const routes: Route[] = [
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
-      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers], adapters: flightAdapters(config, providers, clock) }) }),
+      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers], adapters: flightAdapters(config, providers, clock), secrets }) }),
       ...userRoutes({ users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];

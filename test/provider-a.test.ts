@@ -126,3 +126,33 @@ test('contract: seat maps of an A320 in provider_a’s dialect, normalized', asy
   t.is(maps[0]?.pricing['20A'], undefined, 'standard seats are free');
   await t.throwsAsync(adapter().seatMaps(fixture('lhr-cdg-return-gbp', MAGIC_FLIGHT_NUMBERS.systemError), 'x'), { instanceOf: ProviderUnavailableError });
 });
+
+test('REST: provider_a passenger details need passenger_id; they are kept for the order, documents sealed', async (t) => {
+  const headers = { 'x-api-key': apiKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${running.url}/v1/flights/providers/provider_a/offers`, { method: 'POST', headers, body: JSON.stringify(fixture('cdg-dxb-family-eur')) });
+  const { offer_id: offerId } = await jsonOf(created);
+  const update = (body: unknown, passenger = '2') =>
+    fetch(`${running.url}/v1/flights/providers/provider_a/offers/${offerId}/passengers/${passenger}`, { method: 'PUT', headers, body: JSON.stringify(body) });
+
+  const missing = await update({ first_name: 'Ada' });
+  t.is(missing.status, 400);
+  t.is((await jsonOf(missing)).fields.passenger_id.rule, 'required');
+
+  const first = await update({
+    passenger_id: '2',
+    first_name: 'Ada',
+    date_of_birth: '2018-04-02',
+    identity_documents: [{ type: 'passport', unique_identifier: 'X1234567Q', issuing_country_code: 'GB', expires_on: '2030-01-01' }],
+  });
+  t.is(first.status, 200);
+  t.like(await jsonOf(first), { id: '2', type: 'child', given_name: 'Ada', family_name: null });
+  const second = await jsonOf(await update({ passenger_id: '2', last_name: 'Lovelace' }));
+  t.like(second, { given_name: 'Ada', family_name: 'Lovelace' }, 'later details merge with earlier ones');
+
+  const row = await running.service.db.knex('offer_passenger_details').where({ offer_id: offerId, provider_passenger_id: '2' }).first();
+  t.like(row.details, { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '2018-04-02' });
+  t.truthy(row.documents_sealed);
+  t.false(row.documents_sealed.includes('X1234567Q'), 'the document number is not stored in plain text');
+  t.false(JSON.stringify(row.details).includes('X1234567Q'));
+  t.is((await update({ passenger_id: '9' }, '9')).status, 404);
+});

@@ -12,6 +12,11 @@ export interface FlightProvider {
   price(raw: Record<string, unknown>): Promise<NormalizedOffer>;
   /** One seat map per segment that has one; `offerId` is ours, for the answer. */
   seatMaps(raw: Record<string, unknown>, offerId: string): Promise<SeatMap[]>;
-  /** Gives the provider the details of one of the offer's passengers (where its capabilities allow). */
-  updatePassenger(raw: Record<string, unknown>, providerPassengerId: string, update: PassengerUpdateRequest): Promise<OfferPassengerDetails>;
+  /**
+   * Gives the provider the details of one of the offer's passengers, for a provider that takes them
+   * before the order. Absent: the provider takes them with the order, and we keep them until then.
+   */
+  updatePassenger?(raw: Record<string, unknown>, providerPassengerId: string, update: PassengerUpdateRequest): Promise<OfferPassengerDetails>;
+  /** The provider matches passengers by their id inside the offer: updates must name it (`passenger_id`). */
+  readonly requiresPassengerId?: boolean;
 }

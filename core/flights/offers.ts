@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { ConflictError, GoneError, NotFoundError, NotImplementedError, ProviderRejectedError, ValidationError, type FieldError } from '../errors.js';
 import { checkAmounts, pathOfNul } from './offer-checks.js';
 import type { FlightProvider } from './flight-provider.js';
@@ -39,6 +40,8 @@ export class OfferService {
       providers: ProviderCatalog;
       normalizers: OfferNormalizer[];
       adapters: FlightProvider[];
+      /** Seals what must not be stored in plain text (passengers' identity documents). */
+      secrets: SecretBox;
     },
   ) {
     this.#normalizers = new Map(deps.normalizers.map((normalizer) => [normalizer.providerId, normalizer]));
@@ -162,17 +165,53 @@ export class OfferService {
         'passenger_update_not_supported',
       );
     }
+    const adapter = this.#adapter(providerId);
+    if (adapter.requiresPassengerId && update.passenger_id === undefined) {
+      throw new ValidationError([{ field: 'passenger_id', rule: 'required', message: `${providerId} needs passenger_id: the passenger's id inside the offer` }]);
+    }
     if (update.passenger_id !== undefined && update.passenger_id !== providerPassengerId) {
       throw new ValidationError([{ field: 'passenger_id', rule: 'matches_path', message: 'passenger_id must be the passenger named in the path' }]);
     }
     const row = await this.#row(partnerId, providerId, offerId);
-    if (!row.offer.passengers.some((passenger) => passenger.id === providerPassengerId)) {
+    const passenger = row.offer.passengers.find((item) => item.id === providerPassengerId);
+    if (!passenger) {
       throw new NotFoundError(
-        `${providerPassengerId} is not a passenger of this offer: its passengers are ${row.offer.passengers.map((passenger) => passenger.id).join(', ')}.`,
+        `${providerPassengerId} is not a passenger of this offer: its passengers are ${row.offer.passengers.map((item) => item.id).join(', ')}.`,
         'offer_passenger_not_found',
       );
     }
-    return this.#adapter(providerId).updatePassenger(row.raw_offer, providerPassengerId, update);
+    if (adapter.updatePassenger) return adapter.updatePassenger(row.raw_offer, providerPassengerId, update);
+    return this.#keepForBooking(row.id, passenger, update);
+  }
+
+  /**
+   * Keeps a passenger's details for a provider that takes them with the order: merged with what was sent
+   * before (empty fields ignored), identity documents sealed at rest.
+   */
+  async #keepForBooking(offerId: string, passenger: Offer['passengers'][number], update: PassengerUpdateRequest): Promise<OfferPassengerDetails> {
+    const { passenger_id: _id, identity_documents: documents, ...fields } = update;
+    const key = { offer_id: offerId, provider_passenger_id: passenger.id };
+    const details = await this.deps.db.transaction(async (trx) => {
+      const previous: { details: Record<string, unknown>; documents_sealed: string | null } | undefined = await trx('offer_passenger_details')
+        .where(key)
+        .forUpdate()
+        .first();
+      const merged = { ...(previous?.details ?? {}), ...fields };
+      const sealed = documents ? this.deps.secrets.seal(JSON.stringify(documents), `offer_passenger_details:${offerId}:${passenger.id}`) : (previous?.documents_sealed ?? null);
+      await trx('offer_passenger_details')
+        .insert({ ...key, details: JSON.stringify(merged), documents_sealed: sealed, updated_at: this.deps.clock.now() })
+        .onConflict(['offer_id', 'provider_passenger_id'])
+        .merge();
+      return merged as Partial<PassengerUpdateRequest>;
+    });
+    return {
+      id: passenger.id,
+      type: passenger.type,
+      age: passenger.age ?? null,
+      given_name: details.first_name ?? null,
+      family_name: details.last_name ?? null,
+      loyalty_programme_accounts: details.loyalty_programme_accounts ?? [],
+    };
   }
 
   /** Native in, normalized and checked out: a price that cannot be, an expired offer, NULs are refused. */

@@ -14,6 +14,7 @@ import * as smsSignIn from './20261122000007-sms-sign-in.js';
 import * as oneGrantPerClient from './20261122000008-one-grant-per-client.js';
 import * as offers from './20261122000009-offers.js';
 import * as offerPassengers from './20261122000010-offer-passengers.js';
+import * as offerPassengerDetails from './20261122000011-offer-passenger-details.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,4 +32,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000008-one-grant-per-client', oneGrantPerClient],
   ['20261122000009-offers', offers],
   ['20261122000010-offer-passengers', offerPassengers],
+  ['20261122000011-offer-passenger-details', offerPassengerDetails],
 ];

@@ -1,14 +1,14 @@
 /**
  * provider_a's adapter: its system over HTTP (got), with the timeouts of its capabilities, every answer
  * parsed with its native schema, every failure turned into a domain error in our words. Pricing is the
- * step this provider requires before booking; passenger details come with the next slice.
+ * step this provider requires before booking. Passenger details go with its order, not before.
  */
 import got, { HTTPError, TimeoutError, type Got } from 'got';
 import type { Clock } from '../../../core/clock.js';
-import { NotImplementedError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
+import { ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
 import type { FlightProvider } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
-import type { OfferPassengerDetails, SeatMap } from '../../../core/flights/offer-schemas.js';
+import type { SeatMap } from '../../../core/flights/offer-schemas.js';
 import type { ProviderCapabilities } from '../../../core/flights/schemas.js';
 import { offerIdOf, PROVIDER_ID, toPricedOffer } from './map.js';
 import { toSeatMap } from './seat-map.js';
@@ -25,6 +25,8 @@ export interface ProviderASettings {
 
 export class ProviderAAdapter implements FlightProvider {
   readonly providerId = PROVIDER_ID;
+  /** Its orders match travelers by `travelerPricings.travelerId`; details go with the order (kept till then). */
+  readonly requiresPassengerId = true;
   readonly #http: Got;
   readonly #settings: ProviderASettings;
 
@@ -74,10 +76,6 @@ export class ProviderAAdapter implements FlightProvider {
       throw new ProviderUnavailableError('provider_a answered in a form we do not understand: try again later.', 'provider_unavailable');
     }
     return parsed.data.data.map((seatMap) => toSeatMap(seatMap, offerId));
-  }
-
-  async updatePassenger(): Promise<OfferPassengerDetails> {
-    throw new NotImplementedError("Passenger details for provider_a's offers are not taken yet.", 'provider_not_supported');
   }
 
   #translate(error: unknown): Error {
