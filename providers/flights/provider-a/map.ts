@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { subtract, toDecimalString } from '../../../core/money/money.js';
+import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { WireOffer, WirePricing } from './wire.js';
 
 export const PROVIDER_ID = 'provider_a';
@@ -183,10 +184,6 @@ function expiresAt(native: WireOffer, now: Date): string {
   return (cap && cap < ttl ? cap : ttl).toISOString();
 }
 
-function withSeconds(local: string): string {
-  return local.length === 16 ? `${local}:00` : local;
-}
-
 /**
  * A priced offer: the offer as priced, plus what only pricing tells (providers.md §2): the bags on sale
  * (`included.bags`), the refund and exchange rules with their penalties, and whether documents are needed.
@@ -223,14 +220,6 @@ export function toPricedOffer(pricing: WirePricing, now: Date): Offer {
     slices: offer.slices.map((slice) => ({ ...slice, conditions: { ...slice.conditions, change_before_departure: change } })),
     passenger_identity_documents_required: documents,
     ...(bags.length > 0 ? { available_services: bags } : {}),
-    fare_class_metadata: offer.fare_class_metadata && {
-      ...offer.fare_class_metadata,
-      changes_allowed: change?.allowed ?? false,
-      change_penalty_amount: change?.penalty_amount ?? null,
-      change_penalty_currency: change?.penalty_currency ?? null,
-      refunds_allowed: refund?.allowed ?? false,
-      refund_penalty_amount: refund?.penalty_amount ?? null,
-      refund_penalty_currency: refund?.penalty_currency ?? null,
-    },
+    fare_class_metadata: offer.fare_class_metadata && { ...offer.fare_class_metadata, ...penaltySummary(refund, change) },
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { toDecimalString } from '../../../core/money/money.js';
+import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import { toUtcIso } from '../../../core/time.js';
 import type { WireOffer } from './wire.js';
 
@@ -147,12 +148,7 @@ function fareClassMetadata(native: WireOffer, services: AvailableService[]): Far
     carry_on_bags: count('carry_on'),
     checked_bags: checked,
     checked_bags_paid: checked === 0 && services.some((item) => item.type === 'baggage'),
-    changes_allowed: change?.allowed ?? false,
-    change_penalty_amount: change?.penalty_amount ?? null,
-    change_penalty_currency: change?.penalty_currency ?? null,
-    refunds_allowed: refund?.allowed ?? false,
-    refund_penalty_amount: refund?.penalty_amount ?? null,
-    refund_penalty_currency: refund?.penalty_currency ?? null,
+    ...penaltySummary(refund, change),
     boarding_priority: firstSlice.conditions.priority_boarding ? 'priority' : 'standard',
   };
 }
@@ -181,8 +177,4 @@ export function typeFromAge(age: number | null | undefined): Offer['passengers']
 
 function optionalUtc(value: string | null | undefined): string | null {
   return value ? toUtcIso(value) : null;
-}
-
-function withSeconds(local: string): string {
-  return local.length === 16 ? `${local}:00` : local;
 }
