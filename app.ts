@@ -40,6 +40,7 @@ import { offerRoutes } from './rest/routes/offers.js';
 import { OfferService } from './core/flights/offers.js';
 import { providerAOffers } from './providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from './providers/flights/provider-b/normalizer.js';
+import { providerCOffers } from './providers/flights/provider-c/normalizer.js';
 import { ProviderAAdapter } from './providers/flights/provider-a/adapter.js';
 import { providerASandbox } from './providers/flights/provider-a/sandbox.js';
 import { ProviderBAdapter } from './providers/flights/provider-b/adapter.js';
@@ -121,7 +122,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const routes: Route[] = [
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
-      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers], adapters: flightAdapters(config, providers, clock), secrets }) }),
+      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers, providerCOffers], adapters: flightAdapters(config, providers, clock), secrets }) }),
       ...userRoutes({ users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];

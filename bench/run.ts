@@ -24,6 +24,7 @@ import type { OfferNormalizer } from '../core/flights/offer-normalizer.js';
 import { Offer } from '../core/flights/offer-schemas.js';
 import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
+import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -118,6 +119,7 @@ function normalizationRate(normalizer: OfferNormalizer, native: unknown): number
 const normalizers: [string, OfferNormalizer, unknown][] = [
   ['provider_a', providerAOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-a/fixtures/lhr-cdg-return-gbp.json', import.meta.url), 'utf8'))],
   ['provider_b', providerBOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-b/fixtures/lhr-jfk-gbp.json', import.meta.url), 'utf8'))],
+  ['provider_c', providerCOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-c/fixtures/lhr-jfk-family-gbp.json', import.meta.url), 'utf8'))],
 ];
 
 const bareServer = await startServer('./bare-server.ts');

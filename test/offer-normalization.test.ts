@@ -14,6 +14,7 @@ import { minorUnits } from '../core/money/money.js';
 import { ValidationError } from '../core/errors.js';
 import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
+import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
 
 /** When the golden files were made: offers without an expiry of their own live from then. */
 const NOW = new Date('2026-05-20T09:00:00Z');
@@ -76,6 +77,33 @@ const CASES: ProviderCase[] = [
         passengers: Array.from({ length: passengers }, (_, index) => ({ id: `pas_generated${index}`, type: 'adult' })),
         available_services: [{ id: 'ase_generated', type: 'baggage', total_amount: base, total_currency: currency, passenger_ids: [], segment_ids: [] }],
       };
+    },
+  },
+  {
+    normalizer: providerCOffers,
+    fixtures: 'providers/flights/provider-c/fixtures',
+    breakIt(native) {
+      const broken = structuredClone(native) as Native & { TotalPrice: { TotalAmount: Native }; DataLists: { PaxList: Native[] } };
+      broken.TotalPrice.TotalAmount.amount = 1686.24;
+      delete (broken.DataLists.PaxList[0] as Native).PTC;
+      delete (broken as Native).OwnerCode;
+      return { broken, paths: ['TotalPrice.TotalAmount.amount', 'DataLists.PaxList.0.PTC', 'OwnerCode'] };
+    },
+    vary(native, currency, total, base, passengers) {
+      const variant = structuredClone(native) as Native & { OfferItem: Native[]; DataLists: Native };
+      const money = (amount: string) => ({ amount, curCode: currency });
+      const [low, high] = [base, total].sort((a, b) => Number(a) - Number(b)) as [string, string];
+      const paxIds = Array.from({ length: passengers }, (_, index) => `ADULT_${index + 1}`);
+      variant.TotalPrice = { TotalAmount: money(high) };
+      variant.DataLists.PaxList = paxIds.map((PaxID) => ({ PaxID, PTC: 'ADT' }));
+      const template = variant.OfferItem[0] as Native & { FareDetail: Native };
+      variant.OfferItem = paxIds.map((id, index) => ({
+        ...structuredClone(template),
+        OfferItemID: `ITEM${index}`,
+        Price: { BaseAmount: money(index === 0 ? low : '0'), TotalAmount: money(index === 0 ? high : '0') },
+        FareDetail: { ...structuredClone(template.FareDetail), PaxRefID: [id] },
+      }));
+      return variant;
     },
   },
 ];

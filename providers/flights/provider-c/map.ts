@@ -1,0 +1,182 @@
+/**
+ * provider_c (NDC as JSON) native offer → the normalized Offer (providers.md §2):
+ * - one slice per PaxJourney; a segment joins PaxSegment, DatedMarketingSegment and DatedOperatingSegment;
+ *   its cabin from CabinTypeCode, its brand the journey's PriceClass name;
+ * - OfferItem prices are per passenger: base and tax are summed over each item's passengers;
+ * - conditions from Cancel/ChangeRestrictions before departure (the highest fee across components);
+ * - bags from the BaggageAllowances associated with each passenger and journey.
+ */
+import { ValidationError } from '../../../core/errors.js';
+import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
+import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
+import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
+import { toUtcIso } from '../../../core/time.js';
+import type { WireOffer } from './wire.js';
+
+export const PROVIDER_ID = 'provider_c';
+
+const PASSENGER_TYPES: Record<string, Offer['passengers'][number]['type']> = { ADT: 'adult', CHD: 'child', INF: 'infant_without_seat' };
+/** IATA cabin type codes as NDC carriers send them. */
+const CABINS: Record<string, Offer['slices'][number]['segments'][number]['passengers'][number]['cabin_class']> = {
+  '1': 'first',
+  '2': 'business',
+  '4': 'premium_economy',
+  '5': 'economy',
+};
+
+type Restriction = { AllowedModificationInd: boolean; Fee?: { Amount: { amount: string; curCode: string } }; JourneyStageCode?: string };
+
+export function toOffer(native: WireOffer): Offer {
+  const lists = native.DataLists;
+  const currency = native.TotalPrice.TotalAmount.curCode;
+  const perPassenger = (pick: (item: WireOffer['OfferItem'][number]) => { amount: string; curCode: string } | undefined, field: string) =>
+    native.OfferItem.reduce((sum, item, index) => {
+      const amount = pick(item);
+      return amount ? sum + toMinorUnits(toDecimalString(amount.amount, amount.curCode, `OfferItem.${index}.${field}`), currency) * BigInt(item.FareDetail.PaxRefID.length) : sum;
+    }, 0n);
+  const components = native.OfferItem.flatMap((item) => item.FareDetail.FareComponent);
+  const refund = penalty(components.map((component) => component.CancelRestrictions).filter((item): item is Restriction => item !== undefined), currency);
+  const change = penalty(
+    components.flatMap((component) => component.ChangeRestrictions ?? []).filter((item) => !item.JourneyStageCode || /prior to departure/i.test(item.JourneyStageCode)),
+    currency,
+  );
+  const priceClassOf = (journeyId: string) => {
+    const classId = native.JourneyOverview?.JourneyPriceClass.find((item) => item.PaxJourneyRefID === journeyId)?.PriceClassRefID;
+    return lists.PriceClassList?.find((item) => item.PriceClassID === classId)?.Name ?? null;
+  };
+  const bagsFor = (passengerId: string, journeyId: string) => {
+    const allowances = (native.BaggageAssociations ?? [])
+      .filter((association) => association.PaxRefID.includes(passengerId) && (!association.PaxJourneyRefID || association.PaxJourneyRefID === journeyId))
+      .map((association) => lists.BaggageAllowanceList?.find((allowance) => allowance.BaggageAllowanceID === association.BaggageAllowanceRefID))
+      .filter((allowance) => allowance !== undefined);
+    const count = (type: 'Checked' | 'CarryOn') =>
+      allowances.filter((allowance) => allowance.TypeCode === type).reduce((sum, allowance) => sum + (allowance.PieceAllowance?.TotalQty ?? 0), 0);
+    return { checked: count('Checked'), carryOn: count('CarryOn') };
+  };
+  const paymentLimits = native.OfferItem.map((item) => item.PaymentTimeLimitDateTime).filter((time): time is string => time !== undefined).sort();
+  const services = (lists.ServiceDefinitionList ?? []).map((service) => `${service.Name} ${(service.Desc ?? []).join(' ')}`);
+  const firstPassenger = lists.PaxList[0]?.PaxID as string;
+  const firstJourney = lists.PaxJourneyList[0]?.PaxJourneyID as string;
+  const firstBags = bagsFor(firstPassenger, firstJourney);
+  const conditions = { refund_before_departure: refund, change_before_departure: change };
+  const base = perPassenger((item) => item.Price.BaseAmount, 'Price.BaseAmount');
+  const taxed = native.OfferItem.every((item) => item.Price.TaxSummary);
+
+  return {
+    id: native.OfferID,
+    provider_id: PROVIDER_ID,
+    expires_at: toUtcIso(native.OfferExpirationTimeLimitDateTime),
+    total_amount: toDecimalString(native.TotalPrice.TotalAmount.amount, currency, 'TotalPrice.TotalAmount.amount'),
+    total_currency: currency,
+    base_amount: fromMinorUnits(base, currency),
+    base_currency: currency,
+    tax_amount: taxed ? fromMinorUnits(perPassenger((item) => item.Price.TaxSummary?.TotalTaxAmount, 'Price.TaxSummary.TotalTaxAmount'), currency) : null,
+    tax_currency: taxed ? currency : null,
+    total_emissions_kg: null,
+    // Whether documents are needed is the airline's policy, known at order time.
+    passenger_identity_documents_required: false,
+    supported_passenger_identity_document_types: ['passport'],
+    supported_loyalty_programmes: [native.OwnerCode],
+    owner: { iata_code: native.OwnerCode },
+    passengers: lists.PaxList.map((passenger) => ({ id: passenger.PaxID, type: PASSENGER_TYPES[passenger.PTC] ?? 'adult', age: null })),
+    slices: lists.PaxJourneyList.map((journey, journeyIndex) => {
+      const segments = journey.PaxSegmentRefID.map((segmentId, segmentIndex) => {
+        const paxSegment = lists.PaxSegmentList.find((item) => item.PaxSegmentID === segmentId);
+        const marketing = lists.DatedMarketingSegmentList.find((item) => item.DatedMarketingSegmentId === paxSegment?.DatedMarketingSegmentRefId);
+        if (!paxSegment || !marketing) {
+          throw new ValidationError([
+            {
+              field: `DataLists.PaxJourneyList.${journeyIndex}.PaxSegmentRefID.${segmentIndex}`,
+              rule: 'reference',
+              message: `${segmentId} names no PaxSegment with a DatedMarketingSegment in DataLists`,
+            },
+          ]);
+        }
+        const operating = lists.DatedOperatingSegmentList?.find((item) => item.DatedOperatingSegmentId === marketing.DatedOperatingSegmentRefId);
+        return {
+          id: paxSegment.PaxSegmentID,
+          origin: { iata_code: marketing.Dep.IATA_LocationCode },
+          destination: { iata_code: marketing.Arrival.IATA_LocationCode },
+          departing_at: withSeconds(marketing.Dep.AircraftScheduledDateTime),
+          arriving_at: withSeconds(marketing.Arrival.AircraftScheduledDateTime),
+          duration: operating?.Duration ?? null,
+          marketing_carrier: { iata_code: marketing.CarrierDesigCode },
+          marketing_carrier_flight_number: marketing.MarketingCarrierFlightNumberText,
+          operating_carrier: { iata_code: operating?.CarrierDesigCode ?? marketing.CarrierDesigCode },
+          operating_carrier_flight_number: operating?.OperatingCarrierFlightNumberText ?? null,
+          aircraft: operating?.AircraftTypeCode ? { iata_code: operating.AircraftTypeCode } : null,
+          passengers: lists.PaxList.map((passenger) => {
+            const component = native.OfferItem.filter((item) => item.FareDetail.PaxRefID.includes(passenger.PaxID))
+              .flatMap((item) => item.FareDetail.FareComponent)
+              .find((item) => item.PaxSegmentRefID === segmentId);
+            const bags = bagsFor(passenger.PaxID, journey.PaxJourneyID);
+            return {
+              passenger_id: passenger.PaxID,
+              cabin_class: CABINS[paxSegment.CabinTypeCode ?? ''] ?? 'economy',
+              ...(paxSegment.CabinTypeName ? { cabin_class_marketing_name: paxSegment.CabinTypeName } : {}),
+              fare_basis_code: component?.FareBasisCode ?? null,
+              fare_brand_name: priceClassOf(journey.PaxJourneyID),
+              baggages: [
+                ...(bags.checked > 0 ? [{ type: 'checked' as const, quantity: bags.checked }] : []),
+                ...(bags.carryOn > 0 ? [{ type: 'carry_on' as const, quantity: bags.carryOn }] : []),
+              ],
+            };
+          }),
+        };
+      });
+      const first = segments[0] as (typeof segments)[number];
+      const last = segments.at(-1) as typeof first;
+      return {
+        id: journey.PaxJourneyID,
+        origin: first.origin,
+        destination: last.destination,
+        duration: journey.Duration ?? null,
+        fare_brand_name: priceClassOf(journey.PaxJourneyID),
+        conditions: {
+          change_before_departure: change,
+          advance_seat_selection: services.some((text) => /advance seat/i.test(text)) ? true : null,
+          priority_boarding: services.some((text) => /priority boarding/i.test(text)) ? true : null,
+          priority_check_in: null,
+        },
+        segments,
+      };
+    }),
+    conditions,
+    payment_requirements: {
+      // NDC orders are held first and paid later (OrderChange), before the earliest payment time limit.
+      requires_instant_payment: false,
+      payment_required_by: paymentLimits[0] ? toUtcIso(paymentLimits[0]) : null,
+      price_guarantee_expires_at: null,
+    },
+    fare_class_metadata: fareClassMetadata(firstBags, services, conditions),
+    raw_offer: native as Record<string, unknown>,
+  };
+}
+
+/** Allowed only if every component allows it; the penalty is the highest fee across them. */
+function penalty(restrictions: Restriction[], currency: string) {
+  if (restrictions.length === 0) return null;
+  if (restrictions.some((restriction) => !restriction.AllowedModificationInd)) return { allowed: false, penalty_amount: null, penalty_currency: null };
+  const fees = restrictions.map((restriction) => restriction.Fee?.Amount).filter((fee) => fee !== undefined);
+  if (fees.length === 0) return { allowed: true, penalty_amount: null, penalty_currency: null };
+  const highest = fees.map((fee) => toMinorUnits(toDecimalString(fee.amount, fee.curCode), currency)).reduce((a, b) => (b > a ? b : a));
+  return { allowed: true, penalty_amount: fromMinorUnits(highest, currency), penalty_currency: currency };
+}
+
+function fareClassMetadata(
+  bags: { checked: number; carryOn: number },
+  services: string[],
+  conditions: { refund_before_departure: ReturnType<typeof penalty>; change_before_departure: ReturnType<typeof penalty> },
+): FareClassMetadata {
+  return {
+    seat_selection_allowed: services.some((text) => /advance seat/i.test(text)),
+    seat_selection_fee: null,
+    seat_selection_currency: null,
+    extra_legroom: services.some((text) => /extra legroom/i.test(text)),
+    carry_on_bags: bags.carryOn,
+    checked_bags: bags.checked,
+    checked_bags_paid: false,
+    ...penaltySummary(conditions.refund_before_departure, conditions.change_before_departure),
+    boarding_priority: services.some((text) => /priority boarding/i.test(text)) ? 'priority' : 'standard',
+  };
+}
