@@ -16,7 +16,7 @@ import type { Grant, Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { DomainError, RateLimitedError, ValidationError } from '../core/errors.js';
-import { scopesToOffer } from '../core/scope-requests.js';
+import { InvalidScopeError, scopesForToken, scopesToOffer } from '../core/scope-requests.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
 import type { AbuseLimits } from './abuse-limits.js';
@@ -198,9 +198,15 @@ class InteractionPages {
         this.deps.resources,
       );
     });
-    // Declines are saved first: they are remembered even when nothing is left to authorize (rule 4).
-    const granted = grantedScopes(grant);
-    if (requested.length > 0 && !requested.some((scope) => granted.has(scope))) return allDeclined(ctx);
+    // Declines are saved first: they are remembered even when nothing is left to authorize (rules 4, 5).
+    if (requested.length > 0) {
+      try {
+        scopesForToken(requested, grantedScopes(grant));
+      } catch (error) {
+        if (error instanceof InvalidScopeError) return allDeclined(ctx);
+        throw error;
+      }
+    }
     return this.#finishConsent(ctx, grantId);
   }
 

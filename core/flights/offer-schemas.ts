@@ -213,6 +213,7 @@ export const PricingResult = z
     previous_total_amount: DecimalString,
   })
   .meta({ id: 'PricingResult', description: "The offer as the provider prices it now; a changed price is said, never hidden." });
+export type PricingResult = z.infer<typeof PricingResult>;
 
 export const OfferPassengerMapping = z
   .strictObject({

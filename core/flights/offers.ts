@@ -10,7 +10,7 @@ import { ConflictError, GoneError, NotFoundError, NotImplementedError, ProviderR
 import { checkAmounts, pathOfNul } from './offer-checks.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
-import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, SeatMap } from './offer-schemas.js';
+import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, PricingResult, SeatMap } from './offer-schemas.js';
 import type { ProviderCatalog } from './provider-catalog.js';
 
 interface OfferRow {
@@ -21,12 +21,6 @@ interface OfferRow {
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
-}
-
-export interface PricingResult {
-  offer: Offer;
-  price_changed: boolean;
-  previous_total_amount: string;
 }
 
 export class OfferService {

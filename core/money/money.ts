@@ -15,10 +15,6 @@ export function minorUnits(currency: string): number | undefined {
   return entry && !NOT_PAYABLE.has(entry.code) ? entry.digits : undefined;
 }
 
-export function isCurrency(code: string): boolean {
-  return /^[A-Z]{3}$/.test(code) && minorUnits(code) !== undefined;
-}
-
 /**
  * `amount` as a decimal string with exactly the minor units of `currency`; a missing fraction is padded.
  * A string is taken digit for digit, and may not be more precise than its currency (512.465 GBP is not

@@ -4,6 +4,7 @@
  * step this provider requires before booking. Passenger details go with its order, not before.
  */
 import got, { HTTPError, TimeoutError, type Got } from 'got';
+import type { z } from 'zod';
 import type { Clock } from '../../../core/clock.js';
 import { ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
 import type { FlightProvider } from '../../../core/flights/flight-provider.js';
@@ -41,41 +42,33 @@ export class ProviderAAdapter implements FlightProvider {
   }
 
   async price(raw: Record<string, unknown>): Promise<NormalizedOffer> {
-    let answer: unknown;
-    try {
-      answer = await this.#http
-        .post('v1/shopping/flight-offers/pricing', {
-          searchParams: { include: 'bags,detailed-fare-rules' },
-          headers: { 'x-http-method-override': 'GET' },
-          json: { data: { type: 'flight-offers-pricing', flightOffers: [raw] } },
-          timeout: { request: this.#settings.capabilities.pricing_timeout_seconds * 1000 },
-        })
-        .json();
-    } catch (error) {
-      throw this.#translate(error);
-    }
-    const parsed = WirePricing.safeParse(answer);
-    if (!parsed.success) {
-      throw new ProviderUnavailableError('provider_a answered in a form we do not understand: try again later.', 'provider_unavailable');
-    }
-    const offer = toPricedOffer(parsed.data, this.#settings.clock.now());
-    return { offer, providerOfferId: offerIdOf(parsed.data.data.flightOffers[0] as Parameters<typeof offerIdOf>[0]) };
+    const pricing = await this.#post('v1/shopping/flight-offers/pricing', WirePricing, {
+      searchParams: { include: 'bags,detailed-fare-rules' },
+      headers: { 'x-http-method-override': 'GET' },
+      json: { data: { type: 'flight-offers-pricing', flightOffers: [raw] } },
+    });
+    const offer = toPricedOffer(pricing, this.#settings.clock.now());
+    return { offer, providerOfferId: offerIdOf(pricing.data.flightOffers[0] as Parameters<typeof offerIdOf>[0]) };
   }
 
   async seatMaps(raw: Record<string, unknown>, offerId: string): Promise<SeatMap[]> {
+    const answer = await this.#post('v1/shopping/seatmaps', WireSeatMaps, { json: { data: [raw] } });
+    return answer.data.map((seatMap) => toSeatMap(seatMap, offerId));
+  }
+
+  /** A POST within the capability timeout, its failure in our words, its answer checked with `schema`. */
+  async #post<S extends z.ZodType>(path: string, schema: S, options: { json: unknown; searchParams?: Record<string, string>; headers?: Record<string, string> }) {
     let answer: unknown;
     try {
-      answer = await this.#http
-        .post('v1/shopping/seatmaps', { json: { data: [raw] }, timeout: { request: this.#settings.capabilities.pricing_timeout_seconds * 1000 } })
-        .json();
+      answer = await this.#http.post(path, { ...options, timeout: { request: this.#settings.capabilities.pricing_timeout_seconds * 1000 } }).json();
     } catch (error) {
       throw this.#translate(error);
     }
-    const parsed = WireSeatMaps.safeParse(answer);
+    const parsed = schema.safeParse(answer);
     if (!parsed.success) {
       throw new ProviderUnavailableError('provider_a answered in a form we do not understand: try again later.', 'provider_unavailable');
     }
-    return parsed.data.data.map((seatMap) => toSeatMap(seatMap, offerId));
+    return parsed.data as z.output<S>;
   }
 
   #translate(error: unknown): Error {

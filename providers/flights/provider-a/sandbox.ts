@@ -11,8 +11,8 @@
  * first segment's `number`): 9901 price change, 9902 sold out, 9903 slow, 9904 system error (the last
  * two for seat maps too).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
+import { answerSlowly } from '../sandbox-timing.js';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
@@ -144,10 +144,7 @@ function authorized(ctx: Context): boolean {
 /** The slow and failing flight numbers; true when the answer was given. */
 async function steered(ctx: Context, flight: string): Promise<boolean> {
   if (flight === MAGIC_FLIGHT_NUMBERS.slow) {
-    // Gives up early if the caller does (it timed out), so the sandbox holds nothing open.
-    const gone = new AbortController();
-    ctx.req.once('close', () => gone.abort());
-    await sleep(SLOW_ANSWER_MS, undefined, { signal: gone.signal }).catch(() => undefined);
+    await answerSlowly(ctx, SLOW_ANSWER_MS);
   }
   if (flight === MAGIC_FLIGHT_NUMBERS.systemError) {
     error(ctx, 500, 141, 'SYSTEM ERROR HAS OCCURRED', 'Please retry later.');

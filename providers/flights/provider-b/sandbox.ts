@@ -12,8 +12,8 @@
  * id) steer the failure paths; the README lists them.
  */
 import fs from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
+import { answerSlowly } from '../sandbox-timing.js';
 import { koaBody } from 'koa-body';
 import type { Context, Next } from 'koa';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
@@ -144,10 +144,7 @@ async function authenticate(ctx: Context, next: Next): Promise<void> {
 /** The slow and failing magic offers; true when the answer was given. */
 async function steeredFailure(ctx: Context, id: string): Promise<boolean> {
   if (id === MAGIC_OFFERS.slow) {
-    // Gives up early if the caller does (it timed out), so the sandbox holds nothing open.
-    const gone = new AbortController();
-    ctx.req.once('close', () => gone.abort());
-    await sleep(SLOW_ANSWER_MS, undefined, { signal: gone.signal }).catch(() => undefined);
+    await answerSlowly(ctx, SLOW_ANSWER_MS);
   }
   if (id === MAGIC_OFFERS.error) {
     error(ctx, 500, 'api_error', 'internal_server_error', 'Internal server error', 'An unexpected error occurred.');
