@@ -38,6 +38,12 @@ const EnvSchema = z.object({
   PROVIDER_A_TOKEN: z.string().min(8).optional(),
   PROVIDER_B_URL: url.optional(),
   PROVIDER_B_TOKEN: z.string().min(8).optional(),
+  PROVIDER_C_URL: url.optional(),
+  PROVIDER_C_TOKEN: z.string().min(8).optional(),
+  PROVIDER_D_URL: url.optional(),
+  PROVIDER_D_TOKEN: z.string().min(8).optional(),
+  PROVIDER_E_URL: url.optional(),
+  PROVIDER_E_TOKEN: z.string().min(8).optional(),
   JWKS_PATH: z.string().min(1).optional(),
   COOKIE_KEYS: z
     .string()
@@ -81,6 +87,12 @@ export interface Config {
   providerA: { url: string; token: string } | undefined;
   /** provider_b's API and token; absent: its sandbox (sandbox mode), or no calls to provider_b. */
   providerB: { url: string; token: string } | undefined;
+  /** provider_c's NDC API and token; likewise. */
+  providerC: { url: string; token: string } | undefined;
+  /** provider_d's API and key; likewise. */
+  providerD: { url: string; token: string } | undefined;
+  /** provider_e's API and key; likewise. */
+  providerE: { url: string; token: string } | undefined;
   /** RS256 private key set for tokens; absent: generated into DATA_DIR (not in production). */
   jwksPath: string | undefined;
   /** Cookie signing keys, newest first; absent: generated into DATA_DIR (not in production). */
@@ -141,6 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsUrl: e.SMS_URL ? stripSlash(e.SMS_URL) : undefined,
     providerA: providerSystem(e.PROVIDER_A_URL, e.PROVIDER_A_TOKEN, sandbox, 'provider_a', `${sandboxUrl}/flights/provider_a`, 'amadeus_test_sandbox'),
     providerB: providerSystem(e.PROVIDER_B_URL, e.PROVIDER_B_TOKEN, sandbox, 'provider_b', `${sandboxUrl}/flights/provider_b`, 'duffel_test_sandbox'),
+    providerC: providerSystem(e.PROVIDER_C_URL, e.PROVIDER_C_TOKEN, sandbox, 'provider_c', `${sandboxUrl}/flights/provider_c`, 'ndc_test_sandbox'),
+    providerD: providerSystem(e.PROVIDER_D_URL, e.PROVIDER_D_TOKEN, sandbox, 'provider_d', `${sandboxUrl}/flights/provider_d`, 'kiwi_test_sandbox'),
+    providerE: providerSystem(e.PROVIDER_E_URL, e.PROVIDER_E_TOKEN, sandbox, 'provider_e', `${sandboxUrl}/flights/provider_e`, 'liteapi_test_sandbox'),
     jwksPath: e.JWKS_PATH,
     cookieKeys: e.COOKIE_KEYS,
     dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
