@@ -41,6 +41,10 @@ import { OfferService } from './core/flights/offers.js';
 import { providerAOffers } from './providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from './providers/flights/provider-b/normalizer.js';
 import { providerCOffers } from './providers/flights/provider-c/normalizer.js';
+import { providerDOffers } from './providers/flights/provider-d/normalizer.js';
+import { ProviderDAdapter } from './providers/flights/provider-d/adapter.js';
+import { providerDSandbox } from './providers/flights/provider-d/sandbox.js';
+import { FlightSearchService } from './core/flights/flight-search.js';
 import { ProviderAAdapter } from './providers/flights/provider-a/adapter.js';
 import { providerASandbox } from './providers/flights/provider-a/sandbox.js';
 import { ProviderBAdapter } from './providers/flights/provider-b/adapter.js';
@@ -81,6 +85,8 @@ export interface Service {
   /** Pre-registered OAuth clients of partners (the admin command line). */
   partnerClients: PartnerClients;
   providers: ProviderCatalog;
+  /** Flight search through provider_d, and its results turned into offers (the agent tools use it). */
+  flightSearch: FlightSearchService;
   mailer: Mailer;
   sms: SmsSender;
   /** Deletes expired authorization-server rows and sign-in codes (also run every few minutes). */
@@ -119,10 +125,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       bearer: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: config.authUrl, audiences: [config.baseUrl], clock }),
     };
 
+    const adapters = flightAdapters(config, providers, clock);
+    const offers = new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers, providerCOffers, providerDOffers], adapters, secrets });
+    const searcher = adapters.find((adapter) => adapter instanceof ProviderDAdapter);
+    const flightSearch = new FlightSearchService({ db: db.knex, clock, providers, normalizer: providerDOffers, searcher, offers });
     const routes: Route[] = [
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
-      ...offerRoutes({ offers: new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers, providerCOffers], adapters: flightAdapters(config, providers, clock), secrets }) }),
+      ...offerRoutes({ offers }),
       ...userRoutes({ users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];
@@ -132,7 +142,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger) : new SandboxMailer(config.sandboxUrl);
     const smsGateway = config.smsUrl ?? (config.sandbox ? config.sandboxUrl : undefined);
     const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
-    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware] : [];
+    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware] : [];
 
     const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
     const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits });
@@ -158,6 +168,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       partners,
       partnerClients,
       providers,
+      flightSearch,
       mailer,
       sms,
       sweepExpired,
@@ -182,6 +193,9 @@ function flightAdapters(config: Config, providers: ProviderCatalog, clock: Clock
   }
   if (config.providerB) {
     adapters.push(new ProviderBAdapter({ baseUrl: config.providerB.url, token: config.providerB.token, capabilities: providers.capabilities('provider_b'), clock }));
+  }
+  if (config.providerD) {
+    adapters.push(new ProviderDAdapter({ baseUrl: config.providerD.url, token: config.providerD.token, capabilities: providers.capabilities('provider_d'), clock }));
   }
   return adapters;
 }

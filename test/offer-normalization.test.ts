@@ -15,6 +15,7 @@ import { ValidationError } from '../core/errors.js';
 import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
 import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
+import { providerDOffers } from '../providers/flights/provider-d/normalizer.js';
 
 /** When the golden files were made: offers without an expiry of their own live from then. */
 const NOW = new Date('2026-05-20T09:00:00Z');
@@ -29,6 +30,8 @@ interface ProviderCase {
   breakIt(native: Native): { broken: Native; paths: string[] };
   /** A variation of a fixture: another currency, loosely written amounts, more passengers. */
   vary(native: Native, currency: string, total: string, base: string, passengers: number): Native;
+  /** The provider writes money as JSON numbers (floats): they are rounded to the currency, not refused. */
+  floatMoney?: true;
 }
 
 const CASES: ProviderCase[] = [
@@ -106,6 +109,26 @@ const CASES: ProviderCase[] = [
       return variant;
     },
   },
+  {
+    normalizer: providerDOffers,
+    fixtures: 'providers/flights/provider-d/fixtures',
+    floatMoney: true,
+    breakIt(native) {
+      const broken = structuredClone(native) as Native & { data: (Native & { route: Native[] })[] };
+      (broken.data[0] as Native).price = '512.46';
+      (broken.data[0]?.route[0] as Native).local_departure = '01/06/2026 08:25';
+      delete (broken as Native).currency;
+      return { broken, paths: ['data.0.price', 'data.0.route.0.local_departure', 'currency'] };
+    },
+    vary(native, currency, total, base, passengers) {
+      const variant = structuredClone(native) as Native & { data: Native[] };
+      delete variant.check_flights;
+      variant.currency = currency;
+      variant.search_params = { seats: { adults: passengers, children: 0, infants: 0 } };
+      variant.data = [{ ...(variant.data[0] as Native), price: Number(total), conversion: { [currency]: Number(total) }, bags_price: { '1': Number(base) } }];
+      return variant;
+    },
+  },
 ];
 
 function fixturesOf(providerCase: ProviderCase): { name: string; native: Native }[] {
@@ -171,6 +194,14 @@ for (const providerCase of CASES) {
     );
     t.pass();
   });
+
+  if (providerCase.floatMoney) {
+    test(`${provider}: a float more precise than its currency is rounded half away from zero`, (t) => {
+      const native = providerCase.vary((fixtures[0] as { native: Native }).native, 'JPY', '15430.5', '8000', 1);
+      t.is(providerCase.normalizer.normalize(native, NOW).offer.total_amount, '15431');
+    });
+    continue;
+  }
 
   test(`${provider}: an amount more precise than its currency is refused, naming the native field`, (t) => {
     const native = providerCase.vary((fixtures[0] as { native: Native }).native, 'JPY', '15430.5', '8000', 1);

@@ -139,7 +139,9 @@ export class OfferService {
       );
     }
     const row = await this.#row(partnerId, providerId, offerId);
-    return this.#adapter(providerId).seatMaps(row.raw_offer, row.id);
+    const adapter = this.#adapter(providerId);
+    if (!adapter.seatMaps) throw new NotImplementedError(`Seat maps of ${providerId} are not supported yet.`, 'provider_not_supported');
+    return adapter.seatMaps(row.raw_offer, row.id);
   }
 
   /**

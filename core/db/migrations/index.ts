@@ -15,6 +15,7 @@ import * as oneGrantPerClient from './20261122000008-one-grant-per-client.js';
 import * as offers from './20261122000009-offers.js';
 import * as offerPassengers from './20261122000010-offer-passengers.js';
 import * as offerPassengerDetails from './20261122000011-offer-passenger-details.js';
+import * as flightSearches from './20261122000012-flight-searches.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,4 +34,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000009-offers', offers],
   ['20261122000010-offer-passengers', offerPassengers],
   ['20261122000011-offer-passenger-details', offerPassengerDetails],
+  ['20261122000012-flight-searches', flightSearches],
 ];
