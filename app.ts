@@ -49,6 +49,8 @@ import { ProviderAAdapter } from './providers/flights/provider-a/adapter.js';
 import { providerASandbox } from './providers/flights/provider-a/sandbox.js';
 import { ProviderBAdapter } from './providers/flights/provider-b/adapter.js';
 import { providerBSandbox } from './providers/flights/provider-b/sandbox.js';
+import { ProviderCAdapter } from './providers/flights/provider-c/adapter.js';
+import { providerCSandbox } from './providers/flights/provider-c/sandbox.js';
 import type { FlightProvider } from './core/flights/flight-provider.js';
 import { healthRoutes } from './rest/routes/health.js';
 import { userRoutes } from './rest/routes/users.js';
@@ -142,7 +144,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger) : new SandboxMailer(config.sandboxUrl);
     const smsGateway = config.smsUrl ?? (config.sandbox ? config.sandboxUrl : undefined);
     const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
-    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware] : [];
+    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerCSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware] : [];
 
     const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
     const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits });
@@ -193,6 +195,9 @@ function flightAdapters(config: Config, providers: ProviderCatalog, clock: Clock
   }
   if (config.providerB) {
     adapters.push(new ProviderBAdapter({ baseUrl: config.providerB.url, token: config.providerB.token, capabilities: providers.capabilities('provider_b'), clock }));
+  }
+  if (config.providerC) {
+    adapters.push(new ProviderCAdapter({ baseUrl: config.providerC.url, token: config.providerC.token, capabilities: providers.capabilities('provider_c'), clock }));
   }
   if (config.providerD) {
     adapters.push(new ProviderDAdapter({ baseUrl: config.providerD.url, token: config.providerD.token, capabilities: providers.capabilities('provider_d'), clock }));

@@ -108,15 +108,10 @@ test.serial('a malformed offer is a validation error naming each path; nothing i
   t.deepEqual(after, before);
 });
 
-test.serial('an unknown provider is 404; a provider whose offers are not supported yet is 501', async (t) => {
+test.serial('an unknown provider is 404; an offer in another provider’s format is 400', async (t) => {
   const unknown = await create('provider_z', native);
   t.is(unknown.status, 404);
   t.is((await jsonOf(unknown)).code, 'provider_not_found');
-  const notYet = await create('provider_d', native);
-  t.is(notYet.status, 501);
-  const body = await jsonOf(notYet);
-  t.is(body.code, 'provider_offers_not_supported');
-  t.regex(body.message, /provider_a, provider_b, provider_c/);
   const wrongDialect = await create('provider_a', native);
   t.is(wrongDialect.status, 400, "provider_b's offer is not in provider_a's format");
   t.truthy((await jsonOf(wrongDialect)).fields.itineraries);

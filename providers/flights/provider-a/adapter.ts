@@ -6,7 +6,7 @@
 import got, { HTTPError, TimeoutError, type Got } from 'got';
 import type { z } from 'zod';
 import type { Clock } from '../../../core/clock.js';
-import { ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
+import { GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
 import type { FlightProvider } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
 import type { SeatMap } from '../../../core/flights/offer-schemas.js';
@@ -16,6 +16,8 @@ import { toSeatMap } from './seat-map.js';
 import { WireErrors, WirePricing, WireSeatMaps } from './wire.js';
 
 const SOLD_OUT = 34651;
+/** INVALID DATA RECEIVED: at pricing, the offer is stale (it carries no expiry of its own). */
+const STALE_OFFER = 4926;
 
 export interface ProviderASettings {
   baseUrl: string;
@@ -77,8 +79,11 @@ export class ProviderAAdapter implements FlightProvider {
     }
     if (error instanceof HTTPError) {
       const codes = WireErrors.safeParse(error.response.body).data?.errors.map((item) => item.code) ?? [];
+      if (codes.includes(STALE_OFFER)) {
+        return new GoneError('This offer is no longer valid at the airline (it is stale): search again for a new one.', 'offer_expired');
+      }
       if (codes.includes(SOLD_OUT)) {
-        return new ProviderRejectedError('The airline has no seats left at this fare (sold out): search again for another offer.', 'sold_out', 'provider_a: segment sell failure');
+        return new ProviderRejectedError('The airline has no seats left at this fare (sold out): search again for another offer.', 'offer_no_longer_available', 'provider_a: segment sell failure');
       }
     }
     return new ProviderUnavailableError('provider_a is not answering as expected just now: try again in a moment.', 'provider_unavailable');

@@ -6,10 +6,11 @@
  *   POST /v1/shopping/flight-offers/pricing?include=bags,detailed-fare-rules
  *        (with `X-HTTP-Method-Override: GET`, body `{data:{type:"flight-offers-pricing", flightOffers:[offer]}}`)
  *   POST /v1/shopping/seatmaps   body `{data:[offer]}`: one seat map per segment
+ *   POST /v1/booking/flight-orders   body `{data:{type:"flight-order", flightOffers:[priced], travelers}}`
  *
  * The offer is sent whole, so any offer can be priced; flight numbers steer the failure paths (the
  * first segment's `number`): 9901 price change, 9902 sold out, 9903 slow, 9904 system error (the last
- * two for seat maps too).
+ * two for seat maps too), 9905 stale offer, 9906 price change at the order; last name INVALID is refused.
  */
 import Router from '@koa/router';
 import { answerSlowly } from '../sandbox-timing.js';
@@ -18,8 +19,20 @@ import { koaBody } from 'koa-body';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
 import { cabinsOf, seatState, type CabinLayout } from '../sandbox-cabins.js';
 
-export const MAGIC_FLIGHT_NUMBERS = { priceChange: '9901', soldOut: '9902', slow: '9903', systemError: '9904' } as const;
+export const MAGIC_FLIGHT_NUMBERS = {
+  priceChange: '9901',
+  soldOut: '9902',
+  slow: '9903',
+  systemError: '9904',
+  /** A stale offer: 4926 INVALID DATA RECEIVED at pricing (its offers carry no expiry of their own). */
+  expired: '9905',
+  /** Priced fine; the order answers 37200 PRICE DISCREPANCY with the new grandTotal. */
+  priceChangeAtBooking: '9906',
+} as const;
+/** A traveler last name the order refuses (477 INVALID FORMAT), like one that fails the airline's checks. */
+export const MAGIC_INVALID_LAST_NAME = 'INVALID';
 export const SANDBOX_TOKEN_PREFIX = 'amadeus_test_';
+const STALE_OFFER = 4926;
 /** Past provider_a's 15 s pricing timeout. */
 const SLOW_ANSWER_MS = 17_000;
 
@@ -67,6 +80,7 @@ export function providerASandbox(): Router {
     const flight = offer.itineraries[0].segments[0].number;
     if (await steered(ctx, flight)) return;
     if (flight === MAGIC_FLIGHT_NUMBERS.soldOut) return error(ctx, 400, 34651, 'SEGMENT SELL FAILURE', 'Could not sell segment 1.');
+    if (flight === MAGIC_FLIGHT_NUMBERS.expired) return error(ctx, 400, STALE_OFFER, 'INVALID DATA RECEIVED', 'The flight offer is no longer valid.');
 
     const priced = structuredClone(offer);
     if (flight === MAGIC_FLIGHT_NUMBERS.priceChange) {
@@ -127,7 +141,55 @@ export function providerASandbox(): Router {
       },
     };
   });
+  router.post('/v1/booking/flight-orders', body, async (ctx) => {
+    if (!authorized(ctx)) return;
+    const order = (ctx.request.body as { data?: { flightOffers?: Offer[]; travelers?: Traveler[] } } | undefined)?.data;
+    const offer = order?.flightOffers?.[0];
+    if (!offer?.price || !offer.itineraries?.[0]?.segments?.[0] || !offer.travelerPricings || !order?.travelers) {
+      return error(ctx, 400, 32171, 'MANDATORY DATA MISSING', 'data.flightOffers[0] and data.travelers are required.');
+    }
+    const flight = offer.itineraries[0].segments[0].number;
+    if (await steered(ctx, flight)) return;
+    if (flight === MAGIC_FLIGHT_NUMBERS.soldOut) return error(ctx, 400, 34651, 'SEGMENT SELL FAILURE', 'Could not sell segment 1.');
+    if (flight === MAGIC_FLIGHT_NUMBERS.expired) return error(ctx, 400, STALE_OFFER, 'INVALID DATA RECEIVED', 'The flight offer is no longer valid.');
+    const expected = offer.travelerPricings.map((traveler) => traveler.travelerId).sort();
+    const given = order.travelers.map((traveler) => traveler.id).sort();
+    if (JSON.stringify(expected) !== JSON.stringify(given)) {
+      return error(ctx, 400, STALE_OFFER, 'INVALID DATA RECEIVED', 'travelers[].id must match travelerPricings[].travelerId.');
+    }
+    const nameProblem = order.travelers.findIndex((traveler) => !validName(traveler.name?.firstName) || !validName(traveler.name?.lastName) || traveler.name?.lastName === MAGIC_INVALID_LAST_NAME);
+    if (nameProblem >= 0) return error(ctx, 400, 477, 'INVALID FORMAT', `travelers[${nameProblem}].name is not valid.`);
+    if (flight === MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking) {
+      const currency = offer.price.currency;
+      const now = fromMinorUnits((toMinorUnits(offer.price.grandTotal, currency) * 108n) / 100n, currency);
+      return error(ctx, 400, 37200, 'PRICE DISCREPANCY', `Current grandTotal price (${now}) is different from request one (${offer.price.grandTotal})`);
+    }
+    ctx.status = 201;
+    ctx.body = {
+      data: {
+        type: 'flight-order',
+        id: Buffer.from(`order:${offer.itineraries[0].segments[0].id}:${order.travelers.map((traveler) => traveler.name?.lastName).join(',')}`).toString('base64url'),
+        associatedRecords: [{ reference: recordLocator(JSON.stringify(order.travelers)), creationDateTime: new Date().toISOString().slice(0, 19), originSystemCode: '1A', flightOfferId: '1' }],
+        flightOffers: [offer],
+        travelers: order.travelers,
+        ticketingAgreement: { option: 'CONFIRM' },
+      },
+    };
+  });
   return router;
+}
+
+type Traveler = { id: string; name?: { firstName?: string; lastName?: string } };
+
+function validName(name: string | undefined): boolean {
+  return typeof name === 'string' && /^[\p{L}][\p{L} '-]*$/u.test(name);
+}
+
+/** Six letters and digits from the order, as a PNR looks. */
+function recordLocator(seed: string): string {
+  let hash = 0;
+  for (const char of seed) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash.toString(36).toUpperCase().padStart(6, 'X').slice(-6);
 }
 
 type SeatOffer = Omit<Offer, 'itineraries'> & {

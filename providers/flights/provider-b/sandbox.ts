@@ -7,6 +7,7 @@
  *   POST /air/offers/{id}/actions/price   the offer as priced now
  *   GET  /air/seat_maps?offer_id={id}     one seat map per segment (A320 3-3; 777 3-4-3 with business 1-2-1)
  *   PATCH /air/offers/{id}/passengers/{pas_id}   a passenger's name and loyalty accounts
+ *   POST /air/orders                      `{type, selected_offers, passengers, payments}`: an order
  *
  * Deterministic apart from the offer's timestamps. Magic offer ids (the LHR–JFK fixture under another
  * id) steer the failure paths; the README lists them.
@@ -30,6 +31,8 @@ export const MAGIC_OFFERS = {
   slow: 'off_0000SANDBOXSLOW',
   /** Pricing and seat maps answer 500. */
   error: 'off_0000SANDBOXERROR',
+  /** Priced fine; the order answers 422 price_changed (the total went up since). */
+  priceChangeAtBooking: 'off_0000SANDBOXBOOKINGPRICE',
 } as const;
 
 export const SANDBOX_TOKEN_PREFIX = 'duffel_test_';
@@ -113,6 +116,50 @@ export function providerBSandbox(clock: { now(): Date } = { now: () => new Date(
         given_name: data.given_name ?? null,
         family_name: data.family_name ?? null,
         loyalty_programme_accounts: data.loyalty_programme_accounts ?? [],
+      },
+    };
+  });
+  router.post('/air/orders', koaBody({ json: true, jsonLimit: '256kb', urlencoded: false, text: false, multipart: false }), async (ctx) => {
+    const data = ((ctx.request.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}) as {
+      type?: string;
+      selected_offers?: string[];
+      passengers?: { id?: string; given_name?: string; family_name?: string }[];
+      payments?: { amount?: string; currency?: string }[];
+    };
+    const id = data.selected_offers?.[0] ?? '';
+    const offer = offerFor(id);
+    if (!offer) return error(ctx, 404, 'invalid_request_error', 'not_found', 'Not found', 'The offer was not found.');
+    if (await steeredFailure(ctx, id)) return;
+    if (id === MAGIC_OFFERS.soldOut || id === MAGIC_OFFERS.expired) {
+      return error(ctx, 422, 'invalid_request_error', 'offer_no_longer_available', 'Offer no longer available', 'The offer is no longer available.');
+    }
+    const passengers = data.passengers ?? [];
+    const known = new Set(offer.passengers.map((passenger) => passenger.id));
+    if (passengers.length !== known.size || passengers.some((passenger) => !known.has(passenger.id ?? ''))) {
+      return error(ctx, 422, 'validation_error', 'invalid_passenger', 'Invalid passengers', "passengers[].id must be the offer's passenger ids.");
+    }
+    if (passengers.some((passenger) => ![passenger.given_name, passenger.family_name].every((name) => typeof name === 'string' && /^[\p{L}][\p{L} '-]*$/u.test(name)))) {
+      return error(ctx, 422, 'validation_error', 'invalid_passenger_name', 'Invalid passenger name', 'The passenger name contains invalid characters.');
+    }
+    if (id === MAGIC_OFFERS.priceChangeAtBooking) {
+      return error(ctx, 422, 'invalid_state_error', 'price_changed', 'Price changed', 'The price of the offer has changed: retrieve the offer again and retry with its new total.');
+    }
+    if (data.type !== 'hold' && data.payments?.[0]?.amount !== offer.total_amount) {
+      return error(ctx, 422, 'validation_error', 'invalid_payment_amount', 'Invalid payment amount', 'payments[0].amount must equal the offer total.');
+    }
+    ctx.status = 201;
+    ctx.body = {
+      data: {
+        id: `ord_${id.slice(4)}`,
+        type: data.type ?? 'instant',
+        booking_reference: id.slice(-6).toUpperCase(),
+        total_amount: offer.total_amount,
+        total_currency: offer.total_currency,
+        passengers,
+        payment_status: { awaiting_payment: data.type === 'hold', payment_required_by: data.type === 'hold' ? offer.expires_at : null, price_guarantee_expires_at: null },
+        documents: data.type === 'hold' ? [] : [{ type: 'electronic_ticket', unique_identifier: `125${id.length}${id.slice(-7).replace(/\D/g, '0')}` }],
+        available_actions: ['cancel'],
+        cancelled_at: null,
       },
     };
   });

@@ -93,3 +93,96 @@ export const WireOffer = z.looseObject({
   }),
 });
 export type WireOffer = z.infer<typeof WireOffer>;
+
+/**
+ * What its system answers: NDC answers business errors with HTTP 200 and `Errors` (a code, the airline's
+ * text and a type such as NotProcessed), sometimes beside what was done so far (OrderChange's 727 names
+ * the order); warnings (711: the price changed) come beside a good answer.
+ */
+const Message = z.looseObject({ Code: z.string(), DescText: z.string().optional(), TypeCode: z.string().optional() });
+
+export const WireErrors = z.looseObject({
+  Errors: z.array(Message).min(1),
+  Order: z.looseObject({ OrderID: z.string() }).optional(),
+});
+export type WireErrors = z.infer<typeof WireErrors>;
+
+/** OfferPriceRS: the offer as the airline prices it now, whole (DataLists included). */
+export const WireOfferPriceAnswer = z.looseObject({
+  PricedOffer: WireOffer,
+  Warning: z.array(Message).optional(),
+});
+
+const SeatStatus = z.enum(['F', 'O', 'Z']);
+
+/** SeatAvailabilityRS: seat prices as à la carte offer items, one seat map per PaxSegment. */
+export const WireSeatAvailability = z.looseObject({
+  ALaCarteOffer: z.looseObject({
+    OfferID: z.string(),
+    ALaCarteOfferItem: z.array(
+      z.looseObject({ OfferItemID: z.string(), UnitPrice: z.looseObject({ TotalAmount: Amount }), ServiceDefinitionRefID: z.string().optional() }),
+    ),
+  }),
+  SeatMap: z.array(
+    z.looseObject({
+      PaxSegmentRefID: z.string(),
+      CabinCompartment: z.array(
+        z.looseObject({
+          DeckCode: z.string().optional(),
+          FirstRowNumber: z.number().int(),
+          LastRowNumber: z.number().int(),
+          CabinTypeCode: z.string().optional(),
+          SeatColumn: z.array(z.looseObject({ ColumnID: z.string().regex(/^[A-Z]$/), SeatCharacteristicCode: z.string().optional() })),
+          CabinComponent: z.array(z.looseObject({ CabinComponentTypeCode: z.string(), ColumnID: z.string().optional() })).optional(),
+          SeatRow: z.array(
+            z.looseObject({
+              RowNumber: z.number().int().min(1),
+              RowCharacteristicCode: z.string().optional(),
+              Seat: z.array(
+                z.looseObject({
+                  ColumnID: z.string().regex(/^[A-Z]$/),
+                  OccupationStatusCode: SeatStatus,
+                  SeatCharacteristicCode: z.array(z.string()).default([]),
+                  OfferItemRefID: z.string().optional(),
+                }),
+              ),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
+});
+export type WireSeatAvailability = z.infer<typeof WireSeatAvailability>;
+
+/** OrderViewRS: the order (held, or paid with its tickets). */
+export const WireOrderView = z.looseObject({
+  Order: z.looseObject({
+    OrderID: z.string().min(1),
+    OwnerCode: z.string(),
+    TotalPrice: z.looseObject({ TotalAmount: Amount }),
+    PaymentTimeLimitDateTime: z.iso.datetime({ offset: true }).optional(),
+    OrderItem: z.array(
+      z.looseObject({
+        OrderItemID: z.string(),
+        Service: z.array(z.looseObject({ ServiceID: z.string(), PaxRefID: z.string(), StatusCode: z.string(), BookingRef: z.looseObject({ BookingID: z.string() }).optional() })),
+      }),
+    ),
+  }),
+  TicketDocInfo: z
+    .array(z.looseObject({ PaxRefID: z.string(), TicketDocument: z.array(z.looseObject({ TicketDocNbr: z.string(), Type: z.string().optional() })).min(1) }))
+    .optional(),
+});
+export type WireOrderView = z.infer<typeof WireOrderView>;
+
+/** OrderReshopRS for a reprice: no change, or the order's new total. */
+export const WireOrderReshop = z.looseObject({
+  Order: z.looseObject({ OrderID: z.string() }),
+  ReshopResults: z
+    .looseObject({
+      NoChangeInd: z.literal(true).optional(),
+      RepricedOffer: z.looseObject({ TotalPrice: z.looseObject({ TotalAmount: Amount }) }).optional(),
+    })
+    .refine((results) => (results.NoChangeInd === true) !== (results.RepricedOffer !== undefined), 'either NoChangeInd or RepricedOffer'),
+});
+export type WireOrderReshop = z.infer<typeof WireOrderReshop>;
