@@ -51,6 +51,9 @@ import { ProviderBAdapter } from './providers/flights/provider-b/adapter.js';
 import { providerBSandbox } from './providers/flights/provider-b/sandbox.js';
 import { ProviderCAdapter } from './providers/flights/provider-c/adapter.js';
 import { providerCSandbox } from './providers/flights/provider-c/sandbox.js';
+import { providerEOffers } from './providers/flights/provider-e/normalizer.js';
+import { ProviderEAdapter } from './providers/flights/provider-e/adapter.js';
+import { providerESandbox } from './providers/flights/provider-e/sandbox.js';
 import type { FlightProvider } from './core/flights/flight-provider.js';
 import { healthRoutes } from './rest/routes/health.js';
 import { userRoutes } from './rest/routes/users.js';
@@ -128,7 +131,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     };
 
     const adapters = flightAdapters(config, providers, clock);
-    const offers = new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers, providerCOffers, providerDOffers], adapters, secrets });
+    const offers = new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers, providerCOffers, providerDOffers, providerEOffers], adapters, secrets });
     const searcher = adapters.find((adapter) => adapter instanceof ProviderDAdapter);
     const flightSearch = new FlightSearchService({ db: db.knex, clock, providers, normalizer: providerDOffers, searcher, offers });
     const routes: Route[] = [
@@ -144,7 +147,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger) : new SandboxMailer(config.sandboxUrl);
     const smsGateway = config.smsUrl ?? (config.sandbox ? config.sandboxUrl : undefined);
     const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
-    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerCSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware] : [];
+    const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerCSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware, providerESandbox(clock).routes() as Middleware] : [];
 
     const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
     const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits });
@@ -157,7 +160,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       authorizationServer,
       cookieKeys: keys.cookieKeys,
     });
-    const sweepExpired = async () => (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock));
+    const sweepExpired = async () =>
+      (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock)) + (await flightSearch.sweepExpired());
     const sweeper = setInterval(() => {
       sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweep of expired rows failed'));
     }, SWEEP_INTERVAL_MS);
@@ -201,6 +205,9 @@ function flightAdapters(config: Config, providers: ProviderCatalog, clock: Clock
   }
   if (config.providerD) {
     adapters.push(new ProviderDAdapter({ baseUrl: config.providerD.url, token: config.providerD.token, capabilities: providers.capabilities('provider_d'), clock }));
+  }
+  if (config.providerE) {
+    adapters.push(new ProviderEAdapter({ baseUrl: config.providerE.url, token: config.providerE.token, capabilities: providers.capabilities('provider_e'), clock }));
   }
   return adapters;
 }

@@ -25,6 +25,8 @@ import { Offer } from '../core/flights/offer-schemas.js';
 import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
 import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
+import { providerDOffers } from '../providers/flights/provider-d/normalizer.js';
+import { providerEOffers } from '../providers/flights/provider-e/normalizer.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -120,6 +122,8 @@ const normalizers: [string, OfferNormalizer, unknown][] = [
   ['provider_a', providerAOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-a/fixtures/lhr-cdg-return-gbp.json', import.meta.url), 'utf8'))],
   ['provider_b', providerBOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-b/fixtures/lhr-jfk-gbp.json', import.meta.url), 'utf8'))],
   ['provider_c', providerCOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-c/fixtures/lhr-jfk-family-gbp.json', import.meta.url), 'utf8'))],
+  ['provider_d', providerDOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-d/fixtures/lhr-jfk-gbp-checked.json', import.meta.url), 'utf8'))],
+  ['provider_e', providerEOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-e/fixtures/lhr-jfk-gbp.json', import.meta.url), 'utf8'))],
 ];
 
 const bareServer = await startServer('./bare-server.ts');

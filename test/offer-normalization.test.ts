@@ -16,6 +16,7 @@ import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
 import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
 import { providerDOffers } from '../providers/flights/provider-d/normalizer.js';
+import { providerEOffers } from '../providers/flights/provider-e/normalizer.js';
 
 /** When the golden files were made: offers without an expiry of their own live from then. */
 const NOW = new Date('2026-05-20T09:00:00Z');
@@ -127,6 +128,27 @@ const CASES: ProviderCase[] = [
       variant.search_params = { seats: { adults: passengers, children: 0, infants: 0 } };
       variant.data = [{ ...(variant.data[0] as Native), price: Number(total), conversion: { [currency]: Number(total) }, bags_price: { '1': Number(base) } }];
       return variant;
+    },
+  },
+  {
+    normalizer: providerEOffers,
+    fixtures: 'providers/flights/provider-e/fixtures',
+    floatMoney: true,
+    breakIt(native) {
+      const broken = structuredClone(native) as Native & { pricing: { display: Native }; journeys: { legs: Native[] }[] };
+      broken.pricing.display.total = '512.46';
+      (broken.journeys[0]?.legs[0] as Native).departure = '2026-06-01T08:25:00+01:00';
+      delete (broken as Native).validatingCarrier;
+      return { broken, paths: ['pricing.display.total', 'journeys.0.legs.0.departure', 'validatingCarrier'] };
+    },
+    vary(native, currency, total, base, passengers) {
+      const [low, high] = [base, total].sort((a, b) => Number(a) - Number(b)) as [string, string];
+      return {
+        ...structuredClone(native),
+        pricing: { display: { total: Number(high), base: Number(low), currency } },
+        passengers: Array.from({ length: passengers }, (_, index) => ({ passengerRef: `P${index + 1}`, type: 'ADT' })),
+        servicesAttachable: [{ serviceId: 'generated-bag', type: 'BAGGAGE', description: 'Checked bag', price: { amount: Number(base), currency } }],
+      };
     },
   },
 ];

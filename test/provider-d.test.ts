@@ -50,7 +50,7 @@ test('search: normalized results, cheapest first, kept for 30 minutes', async (t
   t.true(expiresIn > 29 * 60_000 && expiresIn <= 30 * 60_000);
 });
 
-test('search: a return trip for a family in yen, priced in the currency’s minor units', async (t) => {
+test('search: a return trip for a family in yen, priced in the currency’s minor units, no private fares', async (t) => {
   const family = await search({
     origin: 'LHR',
     destination: 'CDG',
@@ -65,6 +65,7 @@ test('search: a return trip for a family in yen, priced in the currency’s mino
     t.deepEqual(offer.passengers.map((passenger) => passenger.type), ['adult', 'adult', 'child', 'infant_without_seat']);
     t.regex(offer.total_amount, /^\d+$/);
     t.is(offer.total_currency, 'JPY');
+    t.false('private_fares' in offer, 'omitted when none apply');
   }
 });
 
@@ -145,13 +146,21 @@ test('create offer: a check that never completes runs out at the 30 s pricing ti
   t.true(waited >= 29_000 && waited < 32_000, `gave up after ${waited} ms`);
 });
 
-test('create offer: an expired search is 410', async (t) => {
+test('create offer: an expired search is 410, and swept a day later', async (t) => {
   const result = await search({ origin: 'LHR', destination: 'CDG', departure_date: inDays(20) });
   await running.service.db.knex('flight_searches').where({ id: result.search_id }).update({ expires_at: new Date(Date.now() - 1000) });
   const error = await t.throwsAsync(running.service.flightSearch.createOffer(partnerId, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
     instanceOf: GoneError,
   });
   t.is(error?.code, 'search_expired');
+
+  await running.service.db.knex('flight_searches').where({ id: result.search_id }).update({ expires_at: new Date(Date.now() - 2 * 86_400_000) });
+  await running.service.sweepExpired();
+  t.is(await running.service.db.knex('flight_searches').where({ id: result.search_id }).first(), undefined, 'swept a day after it expired');
+  const gone = await t.throwsAsync(running.service.flightSearch.createOffer(partnerId, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
+    instanceOf: NotFoundError,
+  });
+  t.is(gone?.code, 'search_not_found');
 });
 
 const rest = (path: string, init: RequestInit = {}) =>

@@ -96,6 +96,11 @@ export class FlightSearchService {
     };
   }
 
+  /** Deletes searches a day after they expired (until then they answer 410 rather than 404). */
+  async sweepExpired(): Promise<number> {
+    return this.deps.db('flight_searches').where('expires_at', '<', new Date(this.deps.clock.now().getTime() - DAY_MS)).delete();
+  }
+
   /** Not in the past, and not further ahead than the provider sells. */
   #checkDates(request: FlightSearchRequest): void {
     const today = this.deps.clock.now().toISOString().slice(0, 10);

@@ -112,7 +112,6 @@ export function toOffer(native: WireOffer, now: Date): Offer {
       payment_required_by: null,
       price_guarantee_expires_at: expiresAt,
     },
-    private_fares: [],
     available_services: bags,
     fare_class_metadata: fareClassMetadata(carryOn, checkedIncluded, bags.length > 0, prioritySegments.size > 0),
     raw_offer: native as Record<string, unknown>,
