@@ -137,25 +137,3 @@ test('REST: provider_a passenger details need passenger_id; they are kept for th
   t.false(JSON.stringify(row.details).includes('X1234567Q'));
   t.is((await update({ passenger_id: '9' }, '9')).status, 404);
 });
-
-test('sandbox: the order refuses an invalid traveler name (477) and says a price changed since pricing (37200)', async (t) => {
-  const order = async (flight: string | undefined, lastName: string) => {
-    const offer = fixture('lhr-cdg-return-gbp', flight);
-    const travelers = (offer.travelerPricings as { travelerId: string }[]).map((traveler) => ({ id: traveler.travelerId, name: { firstName: 'Ada', lastName } }));
-    const response = await fetch(`${running.config.sandboxUrl}/flights/provider_a/v1/booking/flight-orders`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer amadeus_test_contract', 'content-type': 'application/json' },
-      body: JSON.stringify({ data: { type: 'flight-order', flightOffers: [offer], travelers } }),
-    });
-    return { status: response.status, body: await jsonOf(response) };
-  };
-  const placed = await order(undefined, 'Lovelace');
-  t.is(placed.status, 201);
-  t.regex(placed.body.data.associatedRecords[0].reference, /^[0-9A-Z]{6}$/);
-  const invalid = await order(undefined, 'INVALID');
-  t.is(invalid.status, 400);
-  t.is(invalid.body.errors[0].code, 477);
-  const repriced = await order(MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking, 'Lovelace');
-  t.is(repriced.body.errors[0].code, 37200);
-  t.regex(repriced.body.errors[0].detail, /Current grandTotal price \(104\.11\) is different from request one \(96\.40\)/);
-});

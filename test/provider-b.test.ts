@@ -236,32 +236,3 @@ test('REST: replacing an offer drops passenger mappings it no longer has; passen
   t.is((await call(`provider_b/offers/${offerId}`, { method: 'PUT', body: JSON.stringify(jpy) })).status, 200);
   t.is((await running.service.db.knex('offer_passengers').where({ offer_id: offerId })).length, 0);
 });
-
-test('sandbox: an order refuses invalid names and says when the price changed since the offer (price change at booking)', async (t) => {
-  const order = async (id: string, familyName: string) => {
-    const offer = await nativeOffer(id);
-    const response = await fetch(`${sandbox()}/air/orders`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer duffel_test_partner', 'duffel-version': 'v2', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        data: {
-          type: 'instant',
-          selected_offers: [id],
-          passengers: (offer.passengers as { id: string }[]).map((passenger) => ({ id: passenger.id, given_name: 'Ada', family_name: familyName })),
-          payments: [{ type: 'balance', currency: offer.total_currency, amount: offer.total_amount }],
-        },
-      }),
-    });
-    return { status: response.status, body: await jsonOf(response) };
-  };
-  const placed = await order('off_0000AuPyAJY1KPrmYbBxIm', 'Lovelace');
-  t.is(placed.status, 201);
-  t.regex(placed.body.data.id, /^ord_/);
-  t.is(placed.body.data.documents[0].type, 'electronic_ticket');
-  const invalid = await order('off_0000AuPyAJY1KPrmYbBxIm', 'R2D2');
-  t.is(invalid.status, 422);
-  t.is(invalid.body.errors[0].code, 'invalid_passenger_name');
-  const repriced = await order(MAGIC_OFFERS.priceChangeAtBooking, 'Lovelace');
-  t.is(repriced.status, 422);
-  t.is(repriced.body.errors[0].code, 'price_changed');
-});
