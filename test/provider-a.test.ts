@@ -8,7 +8,7 @@ import { ProviderUnavailableError } from '../core/errors.js';
 import { ProviderAAdapter } from '../providers/flights/provider-a/adapter.js';
 import { MAGIC_FLIGHT_NUMBERS } from '../providers/flights/provider-a/sandbox.js';
 import { jsonOf } from './helpers/http.js';
-import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
+import { partnerWithTraveler } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -36,11 +36,7 @@ const adapter = (tokenValue = 'amadeus_test_contract') =>
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
-  const partner = await running.service.partners.createPartner({ name: 'GDS Air' });
-  apiKey = partner.api_key;
-  const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'GDS Air', redirect_uris: [PARTNER_REDIRECT] });
-  const config = await clientFor(running, client.client_id, oauth.ClientSecretBasic(client.client_secret as string));
-  token = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } })).tokens.access_token;
+  ({ apiKey, token } = await partnerWithTraveler(running, 'GDS Air', 'bookings.write'));
 });
 test.after.always(async () => {
   await running?.close();

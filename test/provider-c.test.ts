@@ -10,7 +10,7 @@ import { ConflictError, DomainError, GoneError, ProviderRejectedError, ProviderU
 import { ProviderCAdapter, type OrderPassenger } from '../providers/flights/provider-c/adapter.js';
 import { MAGIC_FLIGHT_NUMBERS, MAGIC_SURNAME_INVALID } from '../providers/flights/provider-c/sandbox.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
+import { partnerWithTraveler } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -60,11 +60,7 @@ test.before(async () => {
     capabilities: running.service.providers.capabilities('provider_c'),
     clock: { now: () => new Date() },
   });
-  const partner = await running.service.partners.createPartner({ name: 'NDC Air' });
-  apiKey = partner.api_key;
-  const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'NDC Air', redirect_uris: [PARTNER_REDIRECT] });
-  const config = await clientFor(running, client.client_id, oauth.ClientSecretBasic(client.client_secret as string));
-  token = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } })).tokens.access_token;
+  ({ apiKey, token } = await partnerWithTraveler(running, 'NDC Air', 'bookings.write'));
 });
 test.after.always(async () => {
   await running?.close();

@@ -7,7 +7,7 @@ import test from 'ava';
 import { GoneError, NotFoundError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError, ValidationError } from '../core/errors.js';
 import { MAGIC_DESTINATIONS } from '../providers/flights/provider-d/catalogue.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
+import { partnerWithTraveler } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -21,12 +21,7 @@ const sandbox = () => `${running.config.sandboxUrl}/flights/provider_d`;
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
-  const partner = await running.service.partners.createPartner({ name: 'Search Air' });
-  partnerId = partner.partner_id;
-  apiKey = partner.api_key;
-  const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Search Air', redirect_uris: [PARTNER_REDIRECT] });
-  const config = await clientFor(running, client.client_id, oauth.ClientSecretBasic(client.client_secret as string));
-  token = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } })).tokens.access_token;
+  ({ apiKey, token, partnerId } = await partnerWithTraveler(running, 'Search Air', 'bookings.write'));
 });
 test.after.always(async () => {
   await running?.close();

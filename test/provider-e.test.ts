@@ -9,7 +9,7 @@ import { GoneError, ProviderRejectedError, ProviderUnavailableError } from '../c
 import { ProviderEAdapter } from '../providers/flights/provider-e/adapter.js';
 import { MAGIC_LAST_NAME, MAGIC_OFFERS } from '../providers/flights/provider-e/sandbox.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
+import { partnerWithTraveler } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 /** The fixtures' offer ids: BA117 LHR–JFK in GBP, EK76 CDG–DXB for a family in EUR, KU675 KWI–DXB in KWD. */
@@ -58,11 +58,7 @@ test.before(async () => {
     capabilities: running.service.providers.capabilities('provider_e'),
     clock: { now: () => new Date() },
   });
-  const partner = await running.service.partners.createPartner({ name: 'Checkout Air' });
-  apiKey = partner.api_key;
-  const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Checkout Air', redirect_uris: [PARTNER_REDIRECT] });
-  const config = await clientFor(running, client.client_id, oauth.ClientSecretBasic(client.client_secret as string));
-  token = (await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() } })).tokens.access_token;
+  ({ apiKey, token } = await partnerWithTraveler(running, 'Checkout Air', 'bookings.write'));
 });
 test.after.always(async () => {
   await running?.close();

@@ -49,12 +49,19 @@ export class FlightSearchService {
     const hits = await this.#searcher().search(request);
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + SEARCH_LIFETIME_MS);
-    const results = hits.slice(0, request.max_results);
-    const offers = results.map((hit) => {
-      const { offer } = this.deps.normalizer.normalize(hit.native, now);
-      const { raw_offer: _raw, ...rest } = offer;
-      return { ...rest, id: hit.resultId };
+    // A result the provider wrote in a form we cannot read could not be booked either: it is left out.
+    const readable = hits.flatMap((hit) => {
+      try {
+        const { raw_offer: _raw, ...offer } = this.deps.normalizer.normalize(hit.native, now).offer;
+        return [{ hit, offer: { ...offer, id: hit.resultId } }];
+      } catch (error) {
+        if (error instanceof ValidationError) return [];
+        throw error;
+      }
     });
+    const kept = readable.slice(0, request.max_results);
+    const results = kept.map(({ hit }) => hit);
+    const offers = kept.map(({ offer }) => offer);
     const [row] = await this.deps
       .db('flight_searches')
       .insert({

@@ -137,3 +137,11 @@ export async function authorize(
 export function uniqueEmail(label = 'traveler'): string {
   return `${label}.${Math.random().toString(36).slice(2, 10)}@example.com`;
 }
+
+/** A partner with an API key, and an access token of a new traveler of its client with `scope`. */
+export async function partnerWithTraveler(running: RunningService, name: string, scope: string): Promise<PartnerClient & { token: string }> {
+  const partner = await createPartnerClient(running, name);
+  const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
+  const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope, traveler: { email: uniqueEmail() } });
+  return { ...partner, token: tokens.access_token };
+}

@@ -6,14 +6,13 @@
  * paid (OrderChange); a held order the airline repriced is refused at payment (727), and the new total
  * is read with OrderReshop. Passenger details go with the order: there is no updatePassenger.
  */
-import got, { TimeoutError, type Got } from 'got';
+import { TimeoutError, type Got } from 'got';
 import type { z } from 'zod';
-import type { Clock } from '../../../core/clock.js';
-import { ConflictError, DomainError, GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
+import { ConflictError, DomainError, ProviderRejectedError } from '../../../core/errors.js';
 import type { FlightProvider } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
 import type { SeatMap } from '../../../core/flights/offer-schemas.js';
-import type { ProviderCapabilities } from '../../../core/flights/schemas.js';
+import { providerFailures, providerHttp, type ProviderSettings } from '../adapter-kit.js';
 import { toDecimalString } from '../../../core/money/money.js';
 import { toUtcIso } from '../../../core/time.js';
 import { PROVIDER_ID, toOffer } from './map.js';
@@ -22,13 +21,7 @@ import { WireErrors, WireOfferPriceAnswer, WireOrderReshop, WireOrderView, WireS
 
 const AMOUNT_REFUSED = '727';
 
-export interface ProviderCSettings {
-  /** Where its API lives (the sandbox in sandbox mode). */
-  baseUrl: string;
-  token: string;
-  capabilities: ProviderCapabilities;
-  clock: Clock;
-}
+const failures = providerFailures(PROVIDER_ID);
 
 /** A passenger of the offer (its PaxID) with the details the airline takes with the order. */
 export interface OrderPassenger {
@@ -57,22 +50,17 @@ export interface Payment {
 export class ProviderCAdapter implements FlightProvider {
   readonly providerId = PROVIDER_ID;
   readonly #http: Got;
-  readonly #settings: ProviderCSettings;
+  readonly #settings: ProviderSettings;
 
-  constructor(settings: ProviderCSettings) {
+  constructor(settings: ProviderSettings) {
     this.#settings = settings;
-    this.#http = got.extend({
-      prefixUrl: settings.baseUrl,
-      headers: { authorization: `Bearer ${settings.token}`, accept: 'application/json' },
-      retry: { limit: 0 },
-      responseType: 'json',
-    });
+    this.#http = providerHttp(settings.baseUrl, { authorization: `Bearer ${settings.token}` });
   }
 
   /** A changed price (with its 711 warning) simply comes back as the new offer: the service compares totals. */
   async price(raw: Record<string, unknown>): Promise<NormalizedOffer> {
     const { PricedOffer } = await this.#call('OfferPrice', { PricedOffer: raw }, WireOfferPriceAnswer, 'pricing');
-    return { offer: toOffer(PricedOffer), providerOfferId: PricedOffer.OfferID };
+    return { offer: failures.map(() => toOffer(PricedOffer)), providerOfferId: PricedOffer.OfferID };
   }
 
   async seatMaps(raw: Record<string, unknown>, offerId: string): Promise<SeatMap[]> {
@@ -140,9 +128,9 @@ export class ProviderCAdapter implements FlightProvider {
     try {
       return await this.#http.post(path, { json, timeout: { request: seconds * 1000 } }).json();
     } catch (error) {
-      if (error instanceof TimeoutError) throw new ProviderTimeoutError(`provider_c did not answer within ${seconds} s: try again in a moment.`);
+      if (error instanceof TimeoutError) throw failures.timedOut(seconds);
       // 401 (our token), 5xx (its system), 400 (a request it cannot read): nothing the caller can fix.
-      throw unavailable();
+      throw failures.unavailable();
     }
   }
 
@@ -150,37 +138,23 @@ export class ProviderCAdapter implements FlightProvider {
   #read<S extends z.ZodType>(answer: unknown, schema: S): z.output<S> {
     const refused = WireErrors.safeParse(answer);
     if (refused.success) throw fromCodes(refused.data.Errors.map((error) => error.Code));
-    const parsed = schema.safeParse(answer);
-    if (!parsed.success) throw new ProviderUnavailableError('provider_c answered in a form we do not understand: try again later.', 'provider_unavailable');
-    return parsed.data;
+    return failures.parse(schema, answer);
   }
-}
-
-function unavailable(): ProviderUnavailableError {
-  return new ProviderUnavailableError('provider_c is not answering as expected just now: try again in a moment.', 'provider_unavailable');
 }
 
 function fromCodes(codes: string[]): Error {
-  if (codes.includes('913')) return new GoneError('This offer has expired: search again for a new one.', 'offer_expired');
-  if (codes.includes('496')) {
-    return new ProviderRejectedError(
-      'The airline no longer sells this offer (sold out): search again for another one.',
-      'offer_no_longer_available',
-      'provider_c: the flight is sold out',
-    );
-  }
+  if (codes.includes('913')) return failures.expired();
+  if (codes.includes('496')) return failures.soldOut();
   if (codes.includes('152')) {
-    return new ProviderRejectedError(
+    return failures.invalidPassenger(
       "The airline refused a passenger's date of birth: it must match the passenger's type in the offer (adult 12 or over, child 2 to 11, infant under 2) on the day of travel.",
-      'invalid_passenger',
-      'provider_c: passenger age does not match the passenger type',
+      'passenger age does not match the passenger type',
     );
   }
   if (codes.includes('73') || codes.includes('151')) {
-    return new ProviderRejectedError(
+    return failures.invalidPassenger(
       "The airline refused a passenger's name: give every passenger a first and last name in letters, spaces, hyphens and apostrophes, as printed in the passport.",
-      'invalid_passenger',
-      'provider_c: passenger name missing or invalid',
+      'passenger name missing or invalid',
     );
   }
   if (codes.includes('395')) return new ConflictError('This order is already paid and ticketed: retrieve it instead of paying again.', 'order_already_ticketed');
@@ -188,7 +162,7 @@ function fromCodes(codes: string[]): Error {
     return new ProviderRejectedError('The airline did not accept the amount paid: retrieve the order and pay exactly its total.', 'payment_amount_mismatch', 'provider_c: amount or currency refused');
   }
   // 911 (its internal error) and anything else it may say.
-  return unavailable();
+  return failures.unavailable();
 }
 
 function orderOf(view: z.output<typeof WireOrderView>): ProviderCOrder {

@@ -5,42 +5,30 @@
  * turned into a domain error in our words. It sells no seats, so it has no seat maps.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import got, { HTTPError, TimeoutError, type Got } from 'got';
-import type { z } from 'zod';
-import type { Clock } from '../../../core/clock.js';
-import { GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../../../core/errors.js';
+import { HTTPError, TimeoutError, type Got } from 'got';
+import { GoneError } from '../../../core/errors.js';
 import type { FlightProvider, FlightSearcher, SearchHit } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
-import type { ProviderCapabilities } from '../../../core/flights/schemas.js';
 import type { FlightSearchRequest } from '../../../core/flights/search-schemas.js';
+import { providerFailures, providerHttp, type ProviderSettings } from '../adapter-kit.js';
 import { PROVIDER_ID, toOffer } from './map.js';
 import { WireCheckFlights, WireError, WireOffer, WireSearchAnswer } from './wire.js';
 
 const CABINS = { economy: 'M', premium_economy: 'W', business: 'C', first: 'F' } as const;
 
-export interface ProviderDSettings {
-  /** Where its API lives (the sandbox in sandbox mode). */
-  baseUrl: string;
-  token: string;
-  capabilities: ProviderCapabilities;
-  clock: Clock;
-  /** Between two check_flights calls. */
-  pollIntervalMs?: number;
-}
+const failures = providerFailures(PROVIDER_ID);
+/** Between two check_flights calls. */
+const POLL_INTERVAL_MS = 1000;
 
 export class ProviderDAdapter implements FlightProvider, FlightSearcher {
   readonly providerId = PROVIDER_ID;
   readonly #http: Got;
-  readonly #settings: ProviderDSettings;
+  readonly #settings: ProviderSettings;
 
-  constructor(settings: ProviderDSettings) {
+  /** `settings.token`: its API key (sent as `apikey`). */
+  constructor(settings: ProviderSettings) {
     this.#settings = settings;
-    this.#http = got.extend({
-      prefixUrl: settings.baseUrl,
-      headers: { apikey: settings.token, accept: 'application/json' },
-      retry: { limit: 0 },
-      responseType: 'json',
-    });
+    this.#http = providerHttp(settings.baseUrl, { apikey: settings.token });
   }
 
   async search(request: FlightSearchRequest): Promise<SearchHit[]> {
@@ -59,14 +47,14 @@ export class ProviderDAdapter implements FlightProvider, FlightSearcher {
     };
     const seconds = this.#settings.capabilities.search_timeout_seconds;
     const answer = await this.#call(() => this.#http.get('v2/search', { searchParams, timeout: { request: seconds * 1000 } }).json(), seconds);
-    const { currency, search_params: params, data } = this.#parse(WireSearchAnswer, answer);
+    const { currency, search_params: params, data } = failures.parse(WireSearchAnswer, answer);
     // Each result whole, as its normalizer takes it: the item with the answer's currency and passengers.
     return data.map((item) => ({ resultId: item.id, native: { currency, search_params: { seats: params.seats }, data: [item] } }));
   }
 
   /** check_flights, polled until checked: the offer as the provider sells it now, with that check kept beside it. */
   async price(raw: Record<string, unknown>): Promise<NormalizedOffer> {
-    const native = this.#parse(WireOffer, raw);
+    const native = failures.parse(WireOffer, raw);
     const item = native.data[0] as WireOffer['data'][number];
     const seats = native.search_params.seats;
     const seconds = this.#settings.capabilities.pricing_timeout_seconds;
@@ -81,25 +69,19 @@ export class ProviderDAdapter implements FlightProvider, FlightSearcher {
     };
     for (;;) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw timedOut(seconds);
+      if (remaining <= 0) throw failures.timedOut(seconds);
       const answer = await this.#call(
         () => this.#http.get('v2/booking/check_flights', { searchParams, timeout: { request: remaining } }).json(),
         seconds,
       );
-      const check = this.#parse(WireCheckFlights, answer);
+      const check = failures.parse(WireCheckFlights, answer);
       if (check.flights_checked) {
-        if (check.flights_invalid) {
-          throw new ProviderRejectedError(
-            'The airline no longer sells these flights (sold out): search again for another offer.',
-            'offer_no_longer_available',
-            'provider_d: flights_invalid',
-          );
-        }
+        if (check.flights_invalid) throw failures.soldOut();
         const checked = { ...native, check_flights: check };
-        return { offer: toOffer(checked, this.#settings.clock.now()), providerOfferId: item.booking_token };
+        return { offer: failures.map(() => toOffer(checked, this.#settings.clock.now())), providerOfferId: item.booking_token };
       }
       if (check.session_id) searchParams.session_id = check.session_id;
-      await sleep(Math.min(this.#settings.pollIntervalMs ?? 1000, Math.max(0, deadline - Date.now())));
+      await sleep(Math.min(POLL_INTERVAL_MS, Math.max(0, deadline - Date.now())));
     }
   }
 
@@ -110,29 +92,17 @@ export class ProviderDAdapter implements FlightProvider, FlightSearcher {
       throw translate(error, seconds);
     }
   }
-
-  #parse<S extends z.ZodType>(schema: S, answer: unknown): z.output<S> {
-    const parsed = schema.safeParse(answer);
-    if (!parsed.success) {
-      throw new ProviderUnavailableError('provider_d answered in a form we do not understand: try again later.', 'provider_unavailable');
-    }
-    return parsed.data;
-  }
 }
 
 function translate(error: unknown, seconds: number): Error {
-  if (error instanceof TimeoutError) return timedOut(seconds);
+  if (error instanceof TimeoutError) return failures.timedOut(seconds);
   if (error instanceof HTTPError) {
     const said = WireError.safeParse(error.response.body).data;
     if (error.response.statusCode === 400 && /expired booking token/i.test(said?.error ?? '')) {
       return new GoneError('This offer has expired (its booking token is over 30 minutes old): search again for a new one.', 'offer_expired');
     }
   }
-  return new ProviderUnavailableError('provider_d is not answering as expected just now: try again in a moment.', 'provider_unavailable');
-}
-
-function timedOut(seconds: number): ProviderTimeoutError {
-  return new ProviderTimeoutError(`provider_d did not confirm the flights within ${seconds} s: try again in a moment.`);
+  return failures.unavailable();
 }
 
 /** YYYY-MM-DD → dd/mm/YYYY, as provider_d takes dates. */
