@@ -12,8 +12,8 @@
  * Deterministic apart from the offer's timestamps. Magic offer ids (the LHR–JFK fixture under another
  * id) steer the failure paths; the README lists them.
  */
-import fs from 'node:fs';
 import Router from '@koa/router';
+import { nativeFixtures } from '../sandbox-fixtures.js';
 import { answerSlowly } from '../sandbox-timing.js';
 import { koaBody } from 'koa-body';
 import type { Context, Next } from 'koa';
@@ -48,13 +48,8 @@ type NativeOffer = Record<string, unknown> & {
   slices: { id: string; segments: { id: string; aircraft?: { iata_code: string } | null }[] }[];
 };
 
-const FIXTURES = new URL('./fixtures/', import.meta.url);
-
 function loadCatalogue(): Map<string, NativeOffer> {
-  const offers = fs
-    .readdirSync(FIXTURES)
-    .filter((file) => file.endsWith('.json') && !file.endsWith('.offer.json'))
-    .map((file) => JSON.parse(fs.readFileSync(new URL(file, FIXTURES), 'utf8')) as NativeOffer);
+  const offers = nativeFixtures<NativeOffer>(new URL('./fixtures/', import.meta.url));
   const catalogue = new Map(offers.map((offer) => [offer.id, offer]));
   const template = offers.find((offer) => offer.total_currency === 'GBP' && offer.slices.length > 0) as NativeOffer;
   for (const id of Object.values(MAGIC_OFFERS)) catalogue.set(id, { ...structuredClone(template), id });

@@ -31,8 +31,8 @@
  * under another id) and a magic last name steer the failure paths; see MAGIC_OFFERS and MAGIC_LAST_NAME.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import Router from '@koa/router';
+import { nativeFixtures } from '../sandbox-fixtures.js';
 import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { fromMinorUnits, toMinorUnits } from '../../../core/money/money.js';
@@ -106,13 +106,8 @@ interface Booking {
   journeys: unknown;
 }
 
-const FIXTURES = new URL('./fixtures/', import.meta.url);
-
 function loadCatalogue(): Map<string, NativeOffer> {
-  const offers = fs
-    .readdirSync(FIXTURES)
-    .filter((file) => file.endsWith('.json') && !file.endsWith('.offer.json'))
-    .map((file) => JSON.parse(fs.readFileSync(new URL(file, FIXTURES), 'utf8')) as NativeOffer);
+  const offers = nativeFixtures<NativeOffer>(new URL('./fixtures/', import.meta.url));
   const catalogue = new Map(offers.map((offer) => [offer.offerId, offer]));
   const template = offers.find((offer) => offer.pricing.display.currency === 'GBP') as NativeOffer;
   for (const id of Object.values(MAGIC_OFFERS)) catalogue.set(id, { ...structuredClone(template), offerId: id });
