@@ -8,7 +8,11 @@ import type { Middleware } from 'koa';
 import { Redis } from 'ioredis';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
 import { BearerVerifier } from './authz/bearer-verifier.js';
-import { loadSigningKeys, publicKeySet } from './authz/keys.js';
+import { TOOL_ENDPOINT_PATH, toolEndpoint } from './mcp/endpoint.js';
+import type { ToolServices } from './mcp/tool.js';
+import { ToolServers } from './mcp/tool-server.js';
+import { TOOLS } from './mcp/tools/index.js';
+import { loadSigningKeys, publicKeySet, type SigningKeys } from './authz/keys.js';
 import { sweepExpiredOidcModels } from './authz/oidc-adapter.js';
 import { AbuseLimits, type AbusePolicy } from './authz/abuse-limits.js';
 import { accountRoutes } from './authz/account-routes.js';
@@ -159,6 +163,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       sandboxes,
       authorizationServer,
       cookieKeys: keys.cookieKeys,
+      toolEndpoint: buildToolEndpoint({ config, keys, clock, logger, services: { offers, flightSearch, providers } }),
     });
     const sweepExpired = async () =>
       (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock)) + (await flightSearch.sweepExpired());
@@ -189,6 +194,20 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await db.close();
     throw error;
   }
+}
+
+/**
+ * The agent tool endpoint. Its tokens carry its own URL as audience (RFC 8707): a token for the REST API
+ * does not open it, nor one of its tokens the REST API.
+ */
+function buildToolEndpoint(deps: { config: Config; keys: SigningKeys; clock: Clock; logger: Logger; services: ToolServices }): Middleware {
+  const resourceUrl = `${deps.config.baseUrl}${TOOL_ENDPOINT_PATH}`;
+  return toolEndpoint({
+    servers: new ToolServers(TOOLS, { services: deps.services, logger: deps.logger }),
+    tokens: new BearerVerifier({ jwks: publicKeySet(deps.keys.jwks), issuer: deps.config.authUrl, audiences: [resourceUrl], clock: deps.clock }),
+    resourceUrl,
+    scopes: [...new Set(TOOLS.flatMap((tool) => tool.scopes))],
+  });
 }
 
 /** The adapters of the flight providers whose systems are configured (or sandboxed). */

@@ -1,7 +1,7 @@
 /**
  * The Koa application of the REST door: request id and log line, the error envelopes, security
- * headers, the authorization server (handed in; it claims only its own paths), the route table, and the
- * 404/405 answers.
+ * headers, the tool endpoint and the authorization server (both handed in; each claims only its own
+ * paths), the route table, and the 404/405 answers.
  */
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from '../core/logger.js';
@@ -25,6 +25,8 @@ export interface HttpAppOptions {
   authorizationServer?: Middleware;
   /** Keys that sign cookies (the authorization server's sessions and sign-in attempts). */
   cookieKeys?: string[];
+  /** The agent tool endpoint (the MCP door): it claims /v1/mcp and answers there itself. */
+  toolEndpoint?: Middleware;
 }
 
 export function buildHttpApp(options: HttpAppOptions): Koa {
@@ -36,6 +38,7 @@ export function buildHttpApp(options: HttpAppOptions): Koa {
   app.use(requestLog(options.logger));
   app.use(errorHandler(options.logger));
   app.use(apiSecurityHeaders());
+  if (options.toolEndpoint) app.use(options.toolEndpoint);
   if (options.authorizationServer) app.use(options.authorizationServer);
   app.use(router.routes());
   for (const sandbox of options.sandboxes ?? []) app.use(sandbox);

@@ -25,7 +25,8 @@ export function requestLog(logger: Logger) {
           req_id: requestId,
           method: ctx.method,
           path: ctx.path,
-          status: ctx.status,
+          // A response written by another library (the tool endpoint's transport) bypasses Koa's status.
+          status: ctx.respond === false ? ctx.res.statusCode : ctx.status,
           ms: Math.round((performance.now() - started) * 100) / 100,
           op: ctx.state.operationId,
           partner_id: ctx.state.partner?.partnerId,

@@ -11,6 +11,7 @@ import { parseOrThrow } from '../validation.js';
 import type { FlightProvider, FlightSearcher, SearchHit } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { OfferService } from './offers.js';
+import { ownedBy, ownerColumns, type Owner } from './owner.js';
 import type { ProviderCatalog } from './provider-catalog.js';
 import {
   CreateOfferFromSearchRequest,
@@ -25,7 +26,6 @@ const DAY_MS = 86_400_000;
 
 interface SearchRow {
   id: string;
-  partner_id: string;
   results: SearchHit[];
   expires_at: Date;
 }
@@ -43,7 +43,7 @@ export class FlightSearchService {
     },
   ) {}
 
-  async search(partnerId: string, input: unknown): Promise<FlightSearchResult> {
+  async search(owner: Owner, input: unknown): Promise<FlightSearchResult> {
     const request = parseOrThrow(FlightSearchRequest, input);
     this.#checkDates(request);
     const hits = await this.#searcher().search(request);
@@ -66,7 +66,7 @@ export class FlightSearchService {
       .db('flight_searches')
       .insert({
         provider_id: SEARCH_PROVIDER,
-        partner_id: partnerId,
+        ...ownerColumns(owner),
         query: JSON.stringify(request),
         results: JSON.stringify(results),
         expires_at: expiresAt,
@@ -80,9 +80,9 @@ export class FlightSearchService {
    * Checks a search result with the provider (still sold, and at what price now), then keeps it as the
    * partner's offer. A changed price is said, with the price the search showed.
    */
-  async createOffer(partnerId: string, input: unknown): Promise<CreatedOfferFromSearch> {
+  async createOffer(owner: Owner, input: unknown): Promise<CreatedOfferFromSearch> {
     const request = parseOrThrow(CreateOfferFromSearchRequest, input);
-    const search: SearchRow | undefined = await this.deps.db('flight_searches').where({ id: request.search_id, partner_id: partnerId }).first();
+    const search: SearchRow | undefined = await ownedBy(this.deps.db('flight_searches').where({ id: request.search_id }), owner).first();
     if (!search) throw new NotFoundError(`There is no search ${request.search_id} for your application: search again.`, 'search_not_found');
     if (search.expires_at <= this.deps.clock.now()) {
       throw new GoneError(`This search expired at ${search.expires_at.toISOString()}: its results can no longer be booked. Search again.`, 'search_expired');
@@ -93,8 +93,8 @@ export class FlightSearchService {
     }
     const searched = this.deps.normalizer.normalize(native, this.deps.clock.now()).offer;
     const checked = await this.#searcher().price(native);
-    const { offer_id: offerId } = await this.deps.offers.create(partnerId, SEARCH_PROVIDER, checked.offer.raw_offer);
-    const offer = await this.deps.offers.get(partnerId, SEARCH_PROVIDER, offerId);
+    const { offer_id: offerId } = await this.deps.offers.create(owner, SEARCH_PROVIDER, checked.offer.raw_offer);
+    const offer = await this.deps.offers.get(owner, SEARCH_PROVIDER, offerId);
     return {
       offer_id: offerId,
       offer,

@@ -11,6 +11,7 @@ import { checkAmounts, pathOfNul } from './offer-checks.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, PricingResult, SeatMap } from './offer-schemas.js';
+import { ownedBy, ownerColumns, type Owner } from './owner.js';
 import type { ProviderCatalog } from './provider-catalog.js';
 
 interface OfferRow {
@@ -42,7 +43,7 @@ export class OfferService {
     this.#adapters = new Map(deps.adapters.map((adapter) => [adapter.providerId, adapter]));
   }
 
-  async create(partnerId: string, providerId: string, native: unknown): Promise<{ offer_id: string }> {
+  async create(owner: Owner, providerId: string, native: unknown): Promise<{ offer_id: string }> {
     const now = this.deps.clock.now();
     const { offer, providerOfferId } = this.#normalize(providerId, native, now);
     const [row] = await this.deps
@@ -50,7 +51,7 @@ export class OfferService {
       .insert({
         provider_id: providerId,
         provider_offer_id: providerOfferId,
-        partner_id: partnerId,
+        ...ownerColumns(owner),
         offer: JSON.stringify(withoutRaw(offer)),
         raw_offer: JSON.stringify(native),
         expires_at: new Date(offer.expires_at),
@@ -62,8 +63,8 @@ export class OfferService {
   }
 
   /** Replaces the offer with a newer one from the provider (same provider); it keeps its id. */
-  async replace(partnerId: string, providerId: string, offerId: string, native: unknown): Promise<{ offer_id: string }> {
-    const row = await this.#row(partnerId, providerId, offerId, { evenExpired: true });
+  async replace(owner: Owner, providerId: string, offerId: string, native: unknown): Promise<{ offer_id: string }> {
+    const row = await this.#row(owner, providerId, offerId, { evenExpired: true });
     const { offer, providerOfferId } = this.#normalize(providerId, native, this.deps.clock.now());
     await this.deps.db.transaction(async (trx) => {
       await this.#update(trx, row, { provider_offer_id: providerOfferId, offer: JSON.stringify(withoutRaw(offer)), raw_offer: JSON.stringify(native), expires_at: new Date(offer.expires_at) });
@@ -77,8 +78,8 @@ export class OfferService {
    * Says which of the traveler's saved passengers travels as which passenger of the offer. The whole
    * list is replaced at once; every provider passenger id must be one of the offer's.
    */
-  async savePassengers(partnerId: string, providerId: string, offerId: string, userId: string, mappings: OfferPassengerMapping[]) {
-    const row = await this.#row(partnerId, providerId, offerId);
+  async savePassengers(owner: Owner, providerId: string, offerId: string, userId: string, mappings: OfferPassengerMapping[]) {
+    const row = await this.#row(owner, providerId, offerId);
     const known = new Set(row.offer.passengers.map((passenger) => passenger.id));
     const problems: FieldError[] = [];
     mappings.forEach((mapping, index) => {
@@ -105,16 +106,16 @@ export class OfferService {
   }
 
   /** The partner's offer, normalized, with the provider's own as `raw_offer`. */
-  async get(partnerId: string, providerId: string, offerId: string): Promise<Offer> {
-    return present(await this.#row(partnerId, providerId, offerId));
+  async get(owner: Owner, providerId: string, offerId: string): Promise<Offer> {
+    return present(await this.#row(owner, providerId, offerId));
   }
 
   /**
    * Prices the offer with the provider again and keeps what it answers. A changed price is said
    * (`price_changed`, with the previous total), never hidden.
    */
-  async price(partnerId: string, providerId: string, offerId: string): Promise<PricingResult> {
-    const row = await this.#row(partnerId, providerId, offerId);
+  async price(owner: Owner, providerId: string, offerId: string): Promise<PricingResult> {
+    const row = await this.#row(owner, providerId, offerId);
     const { offer } = await this.#adapter(providerId).price(row.raw_offer);
     checkAmounts(offer);
     const previous = row.offer.total_amount;
@@ -131,14 +132,14 @@ export class OfferService {
   }
 
   /** The seats of each segment, for providers that sell seats (capability `supports_seat_selection`). */
-  async seatMaps(partnerId: string, providerId: string, offerId: string): Promise<SeatMap[]> {
+  async seatMaps(owner: Owner, providerId: string, offerId: string): Promise<SeatMap[]> {
     if (!this.deps.providers.capabilities(providerId).supports_seat_selection) {
       throw new ProviderRejectedError(
         `${providerId} does not sell seats (its capabilities say supports_seat_selection: false): book without seat selection.`,
         'seat_selection_not_supported',
       );
     }
-    const row = await this.#row(partnerId, providerId, offerId);
+    const row = await this.#row(owner, providerId, offerId);
     const adapter = this.#adapter(providerId);
     if (!adapter.seatMaps) throw new NotImplementedError(`Seat maps of ${providerId} are not supported yet.`, 'provider_not_supported');
     return adapter.seatMaps(row.raw_offer, row.id);
@@ -149,7 +150,7 @@ export class OfferService {
    * `supports_offer_passenger_update`. `passenger_id` in the body, when sent, must name the same passenger.
    */
   async updatePassenger(
-    partnerId: string,
+    owner: Owner,
     providerId: string,
     offerId: string,
     providerPassengerId: string,
@@ -168,7 +169,7 @@ export class OfferService {
     if (update.passenger_id !== undefined && update.passenger_id !== providerPassengerId) {
       throw new ValidationError([{ field: 'passenger_id', rule: 'matches_path', message: 'passenger_id must be the passenger named in the path' }]);
     }
-    const row = await this.#row(partnerId, providerId, offerId);
+    const row = await this.#row(owner, providerId, offerId);
     const passenger = row.offer.passengers.find((item) => item.id === providerPassengerId);
     if (!passenger) {
       throw new NotFoundError(
@@ -233,10 +234,10 @@ export class OfferService {
     return updated as OfferRow;
   }
 
-  async #row(partnerId: string, providerId: string, offerId: string, options: { evenExpired?: boolean } = {}): Promise<OfferRow> {
+  async #row(owner: Owner, providerId: string, offerId: string, options: { evenExpired?: boolean } = {}): Promise<OfferRow> {
     this.deps.providers.get(providerId);
     const row: OfferRow | undefined = UUID.test(offerId)
-      ? await this.deps.db('offers').where({ id: offerId, provider_id: providerId, partner_id: partnerId }).first()
+      ? await ownedBy(this.deps.db('offers').where({ id: offerId, provider_id: providerId }), owner).first()
       : undefined;
     if (!row) {
       throw new NotFoundError(`There is no offer ${offerId} of ${providerId} for your application: create it with POST /v1/flights/providers/${providerId}/offers.`, 'offer_not_found');

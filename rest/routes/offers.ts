@@ -46,7 +46,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       responses: { 201: { description: 'The offer is kept; use `offer_id` from now on.', schema: CreateOfferResponse } },
       errors: [400, 404, 410, 501],
       handler: async ({ params, body, partner }) => ({
-        body: await deps.offers.create((partner as NonNullable<typeof partner>).partnerId, params.provider, body),
+        body: await deps.offers.create({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, body),
       }),
     }),
     defineRoute({
@@ -62,7 +62,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       responses: { 200: { description: 'The offer.', schema: Offer } },
       errors: [404, 410],
       handler: async ({ params, partner }) => ({
-        body: await deps.offers.get((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id),
+        body: await deps.offers.get({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, params.offer_id),
       }),
     }),
     defineRoute({
@@ -80,7 +80,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       responses: { 200: { description: 'The offer was replaced.', schema: CreateOfferResponse } },
       errors: [400, 404, 410, 501],
       handler: async ({ params, body, partner }) => ({
-        body: await deps.offers.replace((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id, body),
+        body: await deps.offers.replace({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, params.offer_id, body),
       }),
     }),
     defineRoute({
@@ -99,7 +99,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       errors: [404, 410],
       handler: async ({ params, body, partner, actor }) => ({
         body: await deps.offers.savePassengers(
-          (partner as NonNullable<typeof partner>).partnerId,
+          { partnerId: (partner as NonNullable<typeof partner>).partnerId },
           params.provider,
           params.offer_id,
           (actor as NonNullable<typeof actor>).userId,
@@ -123,7 +123,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       errors: [404, 410, 422, 501, 502, 504],
       handler: async ({ params, body, partner }) => ({
         body: await deps.offers.updatePassenger(
-          (partner as NonNullable<typeof partner>).partnerId,
+          { partnerId: (partner as NonNullable<typeof partner>).partnerId },
           params.provider,
           params.offer_id,
           params.passenger_id,
@@ -146,7 +146,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       responses: { 200: { description: 'The offer as priced now.', schema: PricingResult } },
       errors: [404, 410, 422, 501, 502, 504],
       handler: async ({ params, partner }) => ({
-        body: await deps.offers.price((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id),
+        body: await deps.offers.price({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, params.offer_id),
       }),
     }),
     defineRoute({
@@ -163,7 +163,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       responses: { 200: { description: 'The seat maps.', schema: z.array(SeatMap) } },
       errors: [404, 410, 422, 501, 502, 504],
       handler: async ({ params, partner }) => ({
-        body: await deps.offers.seatMaps((partner as NonNullable<typeof partner>).partnerId, params.provider, params.offer_id),
+        body: await deps.offers.seatMaps({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, params.offer_id),
       }),
     }),
   ];

@@ -16,6 +16,7 @@ import * as offers from './20261122000009-offers.js';
 import * as offerPassengers from './20261122000010-offer-passengers.js';
 import * as offerPassengerDetails from './20261122000011-offer-passenger-details.js';
 import * as flightSearches from './20261122000012-flight-searches.js';
+import * as offerOwners from './20261122000013-offer-owners.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,4 +36,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000010-offer-passengers', offerPassengers],
   ['20261122000011-offer-passenger-details', offerPassengerDetails],
   ['20261122000012-flight-searches', flightSearches],
+  ['20261122000013-offer-owners', offerOwners],
 ];

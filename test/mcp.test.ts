@@ -1,0 +1,258 @@
+/**
+ * The agent tool endpoint, /v1/mcp, over real HTTP. First as an agent that knows only the endpoint's URL
+ * meets it: the MCP SDK's own client with an OAuthClientProvider gets the 401, reads the metadata,
+ * registers itself, runs PKCE through the hosted pages (the code from the mail sandbox), consents, lists
+ * the tools and calls each one against the sandboxes. Then the endpoint's refusals, one by one.
+ */
+import http from 'node:http';
+import test from 'ava';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { TestBrowser } from './helpers/browser.js';
+import { jsonOf, type Json } from './helpers/http.js';
+import { authorize, clientFor, oauth, partnerWithTraveler, PARTNER_REDIRECT, registerPublicClient, travelerAuthorizes, uniqueEmail } from './helpers/oauth.js';
+import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
+
+let running: RunningService;
+const endpoint = () => `${running.url}/v1/mcp`;
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+test.before(async () => {
+  running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
+});
+test.after.always(async () => {
+  await running?.close();
+});
+
+/** An agent's OAuth state, kept in memory; it opens the authorization URL in a (test) browser. */
+class AgentAuth implements OAuthClientProvider {
+  #client: OAuthClientInformationMixed | undefined;
+  #tokens: OAuthTokens | undefined;
+  #verifier = '';
+  authorizationUrl: URL | undefined;
+  readonly redirectUrl = 'http://127.0.0.1:53682/callback';
+  readonly clientMetadata: OAuthClientMetadata = {
+    client_name: 'Test agent',
+    redirect_uris: [this.redirectUrl],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
+  clientInformation = () => this.#client;
+  saveClientInformation = (client: OAuthClientInformationMixed) => void (this.#client = client);
+  tokens = () => this.#tokens;
+  saveTokens = (tokens: OAuthTokens) => void (this.#tokens = tokens);
+  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
+  saveCodeVerifier = (verifier: string) => void (this.#verifier = verifier);
+  codeVerifier = () => this.#verifier;
+}
+
+async function connect(auth: OAuthClientProvider): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint()), { authProvider: auth }));
+  return client;
+}
+
+/** A tool's structured answer, or its error. */
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ ok: Json; error: Json }> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) return { ok: undefined, error: JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}').error };
+  return { ok: result.structuredContent, error: undefined };
+}
+
+test('an agent that knows only the URL authorizes itself, lists the tools and calls each one', async (t) => {
+  const auth = new AgentAuth();
+  // 1. Unauthorized: the SDK reads the challenge and the metadata, registers, and sends the traveler to sign in.
+  const first = await t.throwsAsync(connect(auth), { instanceOf: UnauthorizedError });
+  t.truthy(first);
+  const authorizationUrl = auth.authorizationUrl as URL;
+  t.is(authorizationUrl.searchParams.get('resource'), endpoint(), 'the token is asked for this endpoint');
+  t.is(authorizationUrl.searchParams.get('scope'), 'bookings.write', 'the scope the challenge named');
+  t.is(authorizationUrl.searchParams.get('code_challenge_method'), 'S256');
+  const registered = await running.service.db.knex('oidc_models').where({ kind: 'Client', id: authorizationUrl.searchParams.get('client_id') }).first();
+  t.truthy(registered, 'the agent registered itself dynamically');
+
+  // 2. The traveler signs in with a mailed code and consents; the agent exchanges the code.
+  const outcome = await travelerAuthorizes(running, new TestBrowser(new URL(running.config.authUrl).origin), authorizationUrl, { email: uniqueEmail('agent') });
+  t.deepEqual(outcome.offered, ['bookings.write']);
+  const code = outcome.redirectedTo?.searchParams.get('code') as string;
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint()), { authProvider: auth });
+  await transport.finishAuth(code);
+  const client = await connect(auth);
+
+  // 3. The tools, each declared with its schemas and hints.
+  const { tools } = await client.listTools();
+  t.deepEqual(tools.map((tool) => tool.name), ['search_flights', 'create_offer', 'get_offer_details', 'get_bags', 'get_seat_map', 'update_passenger']);
+  for (const tool of tools) {
+    t.is(tool.inputSchema.type, 'object');
+    t.is(tool.outputSchema?.type, 'object');
+    t.regex(tool.description ?? '', /bookings\.write/);
+  }
+  t.like(tools.find((tool) => tool.name === 'get_offer_details')?.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+  t.like(tools.find((tool) => tool.name === 'create_offer')?.annotations, { readOnlyHint: false, openWorldHint: true });
+
+  // 4. Each tool, with real results from provider_d's sandbox.
+  const search = await call(client, 'search_flights', { origin: 'LHR', destination: 'JFK', departure_date: inDays(30), currency: 'GBP' });
+  t.is(search.ok.offers.length, 3);
+  t.is(search.ok.offers[2].total_amount, '512.46');
+  const created = await call(client, 'create_offer', { search_id: search.ok.search_id, result_id: search.ok.offers[2].id });
+  t.false(created.ok.price_changed);
+  const offerId = created.ok.offer_id;
+  const details = await call(client, 'get_offer_details', { provider_id: 'provider_d', offer_id: offerId });
+  t.like(details.ok, { id: offerId, provider_id: 'provider_d', total_amount: '512.46', total_currency: 'GBP' });
+  const bags = await call(client, 'get_bags', { provider_id: 'provider_d', offer_id: offerId });
+  t.deepEqual(bags.ok.included, { carry_on_bags: 1, checked_bags: 0 });
+  t.deepEqual(bags.ok.bags_for_sale.map((bag: Json) => [bag.id, bag.total_amount]), [
+    ['hold_bag:0', '44.98'],
+    ['hold_bag:0-0', '134.95'],
+  ]);
+  const seats = await call(client, 'get_seat_map', { provider_id: 'provider_d', offer_id: offerId });
+  t.is(seats.error.code, 'seat_selection_not_supported', 'provider_d sells no seats: the capability check says so');
+  t.regex(seats.error.message, /book without seat selection/);
+  const passenger = await call(client, 'update_passenger', { provider_id: 'provider_d', offer_id: offerId, passenger_id: '0', first_name: 'Ada' });
+  t.is(passenger.error.code, 'passenger_update_not_supported');
+
+  const row = await running.service.db.knex('offers').where({ id: offerId }).first();
+  t.is(row.partner_id, null, 'a self-registered agent has no partner: the offer is the traveler’s');
+  t.truthy(row.user_id);
+  await client.close();
+});
+
+/** A token for the tool endpoint, from a partner's client or a self-registered one, with `scope`. */
+async function toolToken(scope: string, options: { partner?: boolean; resource?: string } = {}): Promise<{ token: string; apiKey?: string }> {
+  const resource = options.resource ?? endpoint();
+  if (options.partner) {
+    const partner = await partnerWithTraveler(running, 'Tool Air', 'bookings.write');
+    const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
+    const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope, traveler: { email: uniqueEmail() }, extra: { resource } });
+    return { token: tokens.access_token, apiKey: partner.apiKey };
+  }
+  const config = await registerPublicClient(running);
+  const { tokens } = await authorize(running, config, { redirectUri: 'http://localhost:53682/callback', scope, traveler: { email: uniqueEmail() }, extra: { resource } });
+  return { token: tokens.access_token };
+}
+
+/** tools/list sent with another Host header (fetch will not set one). */
+function statusWithHost(host: string, token: string): Promise<number> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  return new Promise((resolve, reject) => {
+    const request = http.request(endpoint(), {
+      method: 'POST',
+      headers: { host, authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) },
+    });
+    request.on('response', (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** One JSON-RPC message to the endpoint, as a client sends it. */
+function rpc(message: Json, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(endpoint(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(message),
+  });
+}
+const toolCall = (name: string, args: Json) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+
+test('without a token: 401 with the challenge that leads to the metadata, which names the endpoint exactly', async (t) => {
+  const response = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  t.is(response.status, 401);
+  const challenge = response.headers.get('www-authenticate') ?? '';
+  t.regex(challenge, /^Bearer /);
+  t.true(challenge.includes(`resource_metadata="${running.url}/.well-known/oauth-protected-resource/v1/mcp"`));
+  t.true(challenge.includes('scope="bookings.write"'));
+  const metadata = await jsonOf(await fetch(`${running.url}/.well-known/oauth-protected-resource/v1/mcp`));
+  t.is(metadata.resource, endpoint());
+  t.deepEqual(metadata.authorization_servers, [running.config.authUrl]);
+  t.true(metadata.scopes_supported.includes('bookings.write'));
+
+  const bad = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: 'Bearer not.a.token' });
+  t.is(bad.status, 401);
+  t.regex(bad.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+});
+
+test('a token without bookings.write: 403 insufficient_scope on a write tool, naming the scope to step up to', async (t) => {
+  const { token } = await toolToken('profile.read');
+  const listed = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}` });
+  t.is(listed.status, 200, 'listing the tools needs no scope: the agent learns what to ask for');
+  const refused = await rpc(toolCall('create_offer', { search_id: '6f1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f40', result_id: 'x' }), { authorization: `Bearer ${token}` });
+  t.is(refused.status, 403);
+  const challenge = refused.headers.get('www-authenticate') ?? '';
+  t.regex(challenge, /error="insufficient_scope"/);
+  t.regex(challenge, /scope="bookings\.write"/);
+  t.regex(challenge, /resource_metadata="/);
+  t.like(await jsonOf(refused), { error: 'insufficient_scope', scope: 'bookings.write' });
+});
+
+test('a token for another audience is refused: the REST API’s token does not open the tool endpoint, nor the reverse', async (t) => {
+  const { token: apiToken, apiKey } = await toolToken('bookings.write', { partner: true, resource: running.config.baseUrl });
+  const refused = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${apiToken}` });
+  t.is(refused.status, 401);
+  t.regex(refused.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+
+  const { token: tool } = await toolToken('bookings.write', { partner: true });
+  const rest = await fetch(`${running.url}/v1/flights/providers`, { headers: { 'x-api-key': apiKey as string, authorization: `Bearer ${tool}` } });
+  t.is(rest.status, 401);
+});
+
+test('x-api-key on the tool endpoint is 429 at once; a foreign Origin or Host is 403; only POST', async (t) => {
+  const { token } = await toolToken('bookings.write');
+  const keyed = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}`, 'x-api-key': 'anything' });
+  t.is(keyed.status, 429);
+  t.is((await jsonOf(keyed)).code, 'api_key_not_allowed');
+  const foreign = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}`, origin: 'https://evil.example' });
+  t.is(foreign.status, 403);
+  t.is(await statusWithHost('evil.example', token), 403, 'a name rebound to our address is not our host');
+  t.is(await statusWithHost(new URL(running.url).host, token), 200);
+  const get = await fetch(endpoint(), { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+  t.is(get.status, 405);
+  t.is(get.headers.get('allow'), 'POST');
+});
+
+test('a partner’s agent reaches the partner’s offers: seat maps of a provider_b offer made over REST; bad input names its fields', async (t) => {
+  const partner = await partnerWithTraveler(running, 'Seat Tool Air', 'bookings.write');
+  const native = await jsonOf(
+    await fetch(`${running.config.sandboxUrl}/flights/provider_b/air/offers/off_0000AuPyAJY1KPrmYbBxIm`, { headers: { authorization: 'Bearer duffel_test_x', 'duffel-version': 'v2' } }),
+  );
+  const created = await jsonOf(
+    await fetch(`${running.url}/v1/flights/providers/provider_b/offers`, {
+      method: 'POST',
+      headers: { 'x-api-key': partner.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify(native.data),
+    }),
+  );
+  const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
+  const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() }, extra: { resource: endpoint() } });
+  const client = new Client({ name: 'partner-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint()), { requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
+
+  const seats = await call(client, 'get_seat_map', { provider_id: 'provider_b', offer_id: created.offer_id });
+  t.is(seats.ok.seat_maps[0].offer_id, created.offer_id);
+  t.like(seats.ok.seat_maps[0].seat_map['42K'], { is_blocked: true });
+  const bags = await call(client, 'get_bags', { provider_id: 'provider_b', offer_id: created.offer_id });
+  t.true(bags.ok.bags_for_sale.length > 0);
+  const renamed = await call(client, 'update_passenger', { provider_id: 'provider_b', offer_id: created.offer_id, passenger_id: native.data.passengers[0].id, first_name: 'Ada', last_name: 'Lovelace' });
+  t.like(renamed.ok, { given_name: 'Ada', family_name: 'Lovelace' });
+
+  const invalid = await call(client, 'search_flights', { origin: 'LHR', destination: 'JFK', departure_date: inDays(10), cabin: 'economy' });
+  t.is(invalid.error.code, 'validation_error');
+  t.is(invalid.error.fields.cabin.rule, 'unknown_field');
+  const past = await call(client, 'search_flights', { origin: 'LHR', destination: 'JFK', departure_date: '2020-01-01' });
+  t.regex(past.error.fields.departure_date.message, /in the past/);
+  const unknown = await call(client, 'get_offer_details', { provider_id: 'provider_b', offer_id: '6f1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f40' });
+  t.is(unknown.error.code, 'offer_not_found');
+
+  // Another traveler's self-registered agent does not reach this partner's offers.
+  const { token: stranger } = await toolToken('bookings.write');
+  const foreign = await jsonOf(await rpc(toolCall('get_offer_details', { provider_id: 'provider_b', offer_id: created.offer_id }), { authorization: `Bearer ${stranger}` }));
+  t.true(foreign.result.isError);
+  t.regex(foreign.result.content[0].text, /offer_not_found/);
+  await client.close();
+});
