@@ -31,9 +31,12 @@ const server = http.createServer(service.app.callback());
 await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${port}`;
 const tokens = await signInThroughTheHostedPages();
+const providerBOffer = await sandboxOffer();
 reportToParent({
   port,
-  providerBOffer: await sandboxOffer(),
+  providerBOffer,
+  offerId: await createOffer(providerBOffer),
+  toolToken: tokens.toolToken,
   apiKey: partner.api_key,
   token: tokens.accessToken,
   refreshToken: tokens.refreshToken,
@@ -46,6 +49,16 @@ async function sandboxOffer(): Promise<unknown> {
     headers: { authorization: 'Bearer duffel_test_bench', 'duffel-version': 'v2' },
   });
   return ((await response.json()) as { data: unknown }).data;
+}
+
+/** The offer that getProviderOffer and the get_offer_details tool read. */
+async function createOffer(native: unknown): Promise<string> {
+  const response = await fetch(`${url}/v1/flights/providers/provider_b/offers`, {
+    method: 'POST',
+    headers: { 'x-api-key': partner.api_key, 'content-type': 'application/json' },
+    body: JSON.stringify(native),
+  });
+  return ((await response.json()) as { offer_id: string }).offer_id;
 }
 
 /**
@@ -63,7 +76,15 @@ async function signInThroughTheHostedPages() {
     scope: 'profile.read',
     traveler: { email: 'bench@example.com' },
   });
+  // The same traveler authorizes the partner's agent: a token for the tool endpoint (its own audience).
+  const tool = await authorize(running, configuration, {
+    redirectUri: PARTNER_REDIRECT,
+    scope: 'bookings.write',
+    traveler: { email: 'bench@example.com' },
+    extra: { resource: `${url}/v1/mcp` },
+  });
   return {
+    toolToken: tool.tokens.access_token,
     accessToken: tokens.access_token,
     refreshToken: tokens.refresh_token as string,
     clientAuthorization: `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString('base64')}`,

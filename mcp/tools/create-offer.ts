@@ -1,5 +1,6 @@
 import { CreateOfferFromSearchRequest, CreatedOfferFromSearch } from '../../core/flights/search-schemas.js';
 import { defineTool } from '../tool.js';
+import { forAgent } from './offer-shared.js';
 
 export const createOffer = defineTool({
   name: 'create_offer',
@@ -13,5 +14,8 @@ export const createOffer = defineTool({
   output: CreatedOfferFromSearch,
   scopes: ['bookings.write'],
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  run: (input, { owner, services }) => services.flightSearch.createOffer(owner, input),
+  async run(input, { owner, services }) {
+    const created = await services.flightSearch.createOffer(owner, input);
+    return { ...created, offer: forAgent(created.offer) };
+  },
 });

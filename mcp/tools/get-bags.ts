@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProviderRejectedError } from '../../core/errors.js';
 import { AvailableService } from '../../core/flights/offer-schemas.js';
 import { defineTool } from '../tool.js';
-import { OfferReference } from './offer-reference.js';
+import { OfferReference } from './offer-shared.js';
 
 export const getBags = defineTool({
   name: 'get_bags',

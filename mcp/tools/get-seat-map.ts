@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SeatMap } from '../../core/flights/offer-schemas.js';
 import { defineTool } from '../tool.js';
-import { OfferReference } from './offer-reference.js';
+import { OfferReference } from './offer-shared.js';
 
 export const getSeatMap = defineTool({
   name: 'get_seat_map',

@@ -1,6 +1,6 @@
 import { OfferPassengerDetails, PassengerUpdateRequest } from '../../core/flights/offer-schemas.js';
 import { defineTool } from '../tool.js';
-import { OfferReference } from './offer-reference.js';
+import { OfferReference } from './offer-shared.js';
 
 const UpdatePassengerInput = OfferReference.extend(PassengerUpdateRequest.shape).extend({
   passenger_id: PassengerUpdateRequest.shape.passenger_id.unwrap().describe('The passenger’s id inside the offer (its passengers[].id).'),
