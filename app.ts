@@ -8,13 +8,14 @@ import type { Middleware } from 'koa';
 import { Redis } from 'ioredis';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
 import { BearerVerifier } from './authz/bearer-verifier.js';
-import { TOOL_ENDPOINT_PATH, toolEndpoint } from './mcp/endpoint.js';
+import { TOOL_ENDPOINT_PATH, toolEndpoint, type AgentLimits } from './mcp/endpoint.js';
+import { ToolCallLimits } from './authz/tool-call-limits.js';
 import type { ToolServices } from './mcp/tool.js';
 import { ToolServers } from './mcp/tool-server.js';
 import { TOOLS } from './mcp/tools/index.js';
 import { loadSigningKeys, publicKeySet, type SigningKeys } from './authz/keys.js';
 import { sweepExpiredOidcModels } from './authz/oidc-adapter.js';
-import { AbuseLimits, type AbusePolicy } from './authz/abuse-limits.js';
+import { AbuseLimits, type AbusePolicy, type Limit } from './authz/abuse-limits.js';
 import { accountRoutes } from './authz/account-routes.js';
 import { createAuthorizationServer, resourceServers } from './authz/authorization-server.js';
 import { authorizationRoutes } from './authz/authorization-routes.js';
@@ -82,6 +83,8 @@ export interface ServiceOptions {
   rateLimitKeyPrefix?: string;
   /** Limits on unauthenticated sign-in mail and registrations (tests, whose requests share one address). */
   abusePolicy?: Partial<AbusePolicy>;
+  /** Requests one traveler's agent may send the tool endpoint (default: 120 a minute). */
+  toolCallLimit?: Limit;
   /** Called if the embedded database dies while the service runs. */
   onEmbeddedCrash?(error: Error): void;
 }
@@ -163,7 +166,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       sandboxes,
       authorizationServer,
       cookieKeys: keys.cookieKeys,
-      toolEndpoint: buildToolEndpoint({ config, keys, clock, logger, services: { offers, flightSearch, providers } }),
+      toolEndpoint: buildToolEndpoint({
+        config,
+        keys,
+        clock,
+        logger,
+        services: { offers, flightSearch, providers },
+        limits: new ToolCallLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, limit: options.toolCallLimit }),
+      }),
     });
     const sweepExpired = async () =>
       (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock)) + (await flightSearch.sweepExpired());
@@ -200,11 +210,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
  * The agent tool endpoint. Its tokens carry its own URL as audience (RFC 8707): a token for the REST API
  * does not open it, nor one of its tokens the REST API.
  */
-function buildToolEndpoint(deps: { config: Config; keys: SigningKeys; clock: Clock; logger: Logger; services: ToolServices }): Middleware {
+function buildToolEndpoint(deps: { config: Config; keys: SigningKeys; clock: Clock; logger: Logger; services: ToolServices; limits: AgentLimits }): Middleware {
   const resourceUrl = `${deps.config.baseUrl}${TOOL_ENDPOINT_PATH}`;
   return toolEndpoint({
     servers: new ToolServers(TOOLS, { services: deps.services, logger: deps.logger }),
     tokens: new BearerVerifier({ jwks: publicKeySet(deps.keys.jwks), issuer: deps.config.authUrl, audiences: [resourceUrl], clock: deps.clock }),
+    limits: deps.limits,
     resourceUrl,
     scopes: [...new Set(TOOLS.flatMap((tool) => tool.scopes))],
   });

@@ -6,9 +6,8 @@
  * Counted in Redis when the service has it (one count for every instance), in memory otherwise.
  */
 import type { Redis } from 'ioredis';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimitedError } from '../core/errors.js';
-import { counter } from './counter.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { counter, take } from './counter.js';
 
 export interface Limit {
   points: number;
@@ -65,15 +64,6 @@ export class AbuseLimits {
   }
 }
 
-async function take(limiter: RateLimiterAbstract, key: string, message: (waitSeconds: number) => string): Promise<void> {
-  try {
-    await limiter.consume(key);
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    throw new RateLimitedError(message(wait), wait, 'too_many_requests');
-  }
-}
 
 function minutes(seconds: number): string {
   const count = Math.ceil(seconds / 60);

@@ -24,7 +24,8 @@ const config = loadConfig({
   PORT: String(port),
   BASE_URL: `http://127.0.0.1:${port}`,
 });
-const service = await createService(config);
+// One traveler's agent sends every tool call of the run: no limit on it here.
+const service = await createService(config, { toolCallLimit: { points: 1_000_000_000, duration: 60 } });
 await service.partners.setPlan({ id: 'benchmark', requests_per_second: 1_000_000, burst: 1_000_000, requests_per_day: 1_000_000_000 });
 const partner = await service.partners.createPartner({ name: 'Benchmark', plan_id: 'benchmark' });
 const server = http.createServer(service.app.callback());

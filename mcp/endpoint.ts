@@ -9,20 +9,25 @@
  * 4. A bearer token whose audience is this endpoint: 401 with the RFC 9728 challenge otherwise, naming
  *    the metadata document and the scopes the tools need, so a client that knows only the URL can
  *    authorize.
- * 5. A JSON-RPC body in JSON.
- * 6. A tools/call for a tool whose scope the token lacks: 403 insufficient_scope with the needed scope
- *    in the challenge, so the client can step up.
+ * 5. Not too many requests from one traveler's agent: 429 with Retry-After.
+ * 6. One JSON-RPC message in JSON (revision 2025-11-25 has no batches); a tools/call names its tool and
+ *    passes its arguments as an object.
+ * 7. A tools/call for a tool whose scope the token lacks: 403 insufficient_scope with the needed scope
+ *    in the challenge, so the client can step up. A legacy token (issued to a partner's client asking
+ *    no scope) carries no scope here: agents act only on what the traveler consented to.
  */
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context, Middleware, Next } from 'koa';
 import type { Actor } from '../core/actor.js';
-import { DomainError } from '../core/errors.js';
+import { DomainError, RateLimitedError } from '../core/errors.js';
 import type { ToolServers } from './tool-server.js';
 
 export const TOOL_ENDPOINT_PATH = '/v1/mcp';
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Longer than any provider's timeout: a request still unanswered by then will not be. */
+const DEADLINE_MS = 120_000;
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
 
 export interface TokenCheck {
@@ -30,9 +35,15 @@ export interface TokenCheck {
   verify(token: string): Promise<Actor>;
 }
 
+export interface AgentLimits {
+  /** Counts one request of the agent `clientId` for `userId`; throws RateLimitedError past the limit. */
+  take(clientId: string, userId: string): Promise<void>;
+}
+
 export interface ToolEndpointOptions {
   servers: ToolServers;
   tokens: TokenCheck;
+  limits: AgentLimits;
   /** The endpoint's public URL: the resource its tokens are issued for. */
   resourceUrl: string;
   /** The scopes the tools need, asked for in the 401 challenge. */
@@ -74,15 +85,23 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
     }
     let actor: Actor;
     try {
-      actor = await options.tokens.verify(token);
+      const verified = await options.tokens.verify(token);
+      actor = { ...verified, scopes: verified.scopes ?? new Set<string>() };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       ctx.set('WWW-Authenticate', challenge('error="invalid_token"'));
       return answer(ctx, 401, { error: 'invalid_token', error_description: error.message });
     }
+    try {
+      await options.limits.take(actor.clientId, actor.userId);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) throw error;
+      ctx.set('Retry-After', String(error.retryAfterSeconds));
+      return answer(ctx, 429, { code: error.code, message: error.message });
+    }
 
     const body = await readJson(ctx.req);
-    if (!body.ok) return answer(ctx, body.status, { jsonrpc: '2.0', id: null, error: { code: -32700, message: body.message } });
+    if (!body.ok) return answer(ctx, body.status, { jsonrpc: '2.0', id: null, error: { code: body.code, message: body.message } });
 
     const missing = missingScope(body.value, actor, options.servers);
     if (missing) {
@@ -113,14 +132,22 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
 async function handOver(ctx: Context, servers: ToolServers, message: unknown, authInfo: AuthInfo): Promise<void> {
   const server = servers.acquire();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  let deadline: NodeJS.Timeout | undefined;
   try {
     await server.connect(transport);
     const headers = FORWARDED_HEADERS.flatMap((name) => (ctx.get(name) ? [[name, ctx.get(name)] as [string, string]] : []));
-    const response = await transport.handleRequest(new Request(authInfo.resource as URL, { method: 'POST', headers }), { parsedBody: message, authInfo });
+    const handled = transport.handleRequest(new Request(authInfo.resource as URL, { method: 'POST', headers }), { parsedBody: message, authInfo });
+    const late = new Promise<undefined>((resolve) => (deadline = setTimeout(() => resolve(undefined), DEADLINE_MS)));
+    const response = await Promise.race([handled, late]);
+    if (!response) {
+      return answer(ctx, 504, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The request took too long and was given up: try again in a moment.' } });
+    }
+    // Body before status: Koa keeps a 202 without a body (a notification's answer) as it is.
+    ctx.body = response.body ? await response.text() : null;
     ctx.status = response.status;
     response.headers.forEach((value, name) => ctx.set(name, value));
-    ctx.body = response.body ? await response.text() : null;
   } finally {
+    clearTimeout(deadline);
     await transport.close();
     servers.release(server);
   }
@@ -129,36 +156,47 @@ async function handOver(ctx: Context, servers: ToolServers, message: unknown, au
 /** What the transport reads of a request besides its body. */
 const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
-/** The first scope a tools/call in `message` needs and the token lacks (a legacy token lacks none). */
-function missingScope(message: unknown, actor: Actor, servers: ToolServers): string | undefined {
-  if (!actor.scopes) return undefined;
-  for (const item of Array.isArray(message) ? message : [message]) {
-    const call = item as { method?: unknown; params?: { name?: unknown } } | null;
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') continue;
-    const missing = servers.scopesOf(call.params.name)?.find((scope) => !actor.scopes?.has(scope));
-    if (missing) return missing;
-  }
-  return undefined;
+/** The scope a tools/call needs and the token lacks. */
+function missingScope(message: Message, actor: Actor, servers: ToolServers): string | undefined {
+  if (message.method !== 'tools/call') return undefined;
+  return servers.scopesOf(message.params?.name as string)?.find((scope) => !actor.scopes?.has(scope));
 }
 
-type Read = { ok: true; value: unknown } | { ok: false; status: number; message: string };
+interface Message {
+  method?: unknown;
+  params?: { name?: unknown; arguments?: unknown };
+}
 
+type Read = { ok: true; value: Message } | { ok: false; status: number; code: number; message: string };
+
+/** One JSON-RPC message, read within the size limit; a tools/call with its tool's name and arguments. */
 async function readJson(req: IncomingMessage): Promise<Read> {
-  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-    return { ok: false, status: 415, message: 'Send JSON-RPC messages as Content-Type: application/json.' };
-  }
+  const refuse = (status: number, code: number, message: string): Read => ({ ok: false, status, code, message });
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return refuse(415, -32700, 'Send JSON-RPC messages as Content-Type: application/json.');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, message: 'The message is larger than 1 MiB.' };
+    if (size > MAX_BODY_BYTES) return refuse(413, -32600, 'The message is larger than 1 MiB.');
     chunks.push(chunk as Buffer);
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    return { ok: false, status: 400, message: 'The body is not valid JSON.' };
+    return refuse(400, -32700, 'The body is not valid JSON.');
   }
+  if (Array.isArray(value)) return refuse(400, -32600, 'Send one JSON-RPC message per request: this protocol revision (2025-11-25) has no batches.');
+  if (typeof value !== 'object' || value === null) return refuse(400, -32600, 'The body must be one JSON-RPC message (an object).');
+  const message = value as Message;
+  if (message.method === 'tools/call') {
+    const params = message.params;
+    const args = params?.arguments;
+    if (typeof params !== 'object' || params === null || typeof params.name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) {
+      return refuse(400, -32602, 'A tools/call names its tool in params.name and passes params.arguments as an object: see tools/list.');
+    }
+  }
+  return { ok: true, value: message };
 }
 
 function answer(ctx: Context, status: number, body: Record<string, unknown>): void {

@@ -51,14 +51,18 @@ process.stderr.write(`Open this URL, sign in and allow access (sandbox: the code
 const code = await new Promise<string>((resolve) => {
   callback.on('request', (request, response) => {
     const url = new URL(request.url ?? '/', redirectUri);
+    if (url.searchParams.get('state') !== state) {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('This answer is not for the sign-in this command started.');
+      return;
+    }
     const given = url.searchParams.get('code');
-    const ok = given !== null && url.searchParams.get('state') === state;
-    response.writeHead(ok ? 200 : 400, { 'content-type': 'text/plain; charset=utf-8' });
-    response.end(ok ? 'Signed in: you can close this tab.' : `Not signed in: ${url.searchParams.get('error') ?? 'the answer does not match the request'}.`);
-    if (ok) resolve(given);
+    response.writeHead(given ? 200 : 400, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end(given ? 'Signed in: you can close this tab.' : `Not signed in: ${url.searchParams.get('error') ?? 'no code came back'}.`);
+    callback.close();
+    if (given) resolve(given);
+    else fail(`The traveler did not allow access (${url.searchParams.get('error') ?? 'no code came back'}): run the command again.`);
   });
 });
-callback.close();
 
 const tokens = (await json(server.token_endpoint, {
   method: 'POST',

@@ -256,3 +256,72 @@ test('a partner’s agent reaches the partner’s offers: seat maps of a provide
   t.regex(foreign.result.content[0].text, /offer_not_found/);
   await client.close();
 });
+
+test('a legacy token (a partner’s client asking no scope) carries no scope at the tool endpoint: 403 on a tool call', async (t) => {
+  const partner = await partnerWithTraveler(running, 'Legacy Tool Air', 'bookings.write');
+  const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
+  const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, traveler: { email: uniqueEmail() }, extra: { resource: endpoint() } });
+  const refused = await rpc(toolCall('search_flights', { origin: 'LHR', destination: 'JFK', departure_date: inDays(30) }), { authorization: `Bearer ${tokens.access_token}` });
+  t.is(refused.status, 403);
+  t.like(await jsonOf(refused), { error: 'insufficient_scope', scope: 'bookings.write' });
+});
+
+test('one message per request: a batch, a malformed tools/call and a body that is no message are 400; a notification is 202', async (t) => {
+  const { token } = await toolToken('bookings.write');
+  const auth = { authorization: `Bearer ${token}` };
+  const batch = await rpc([toolCall('get_offer_details', {}), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }], auth);
+  t.is(batch.status, 400);
+  t.like(await jsonOf(batch), { error: { code: -32600 } });
+  for (const params of [undefined, { name: 5 }, { name: 'get_offer_details', arguments: null }, { name: 'get_offer_details', arguments: [] }]) {
+    const malformed = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }, auth);
+    t.is(malformed.status, 400);
+    t.regex((await jsonOf(malformed)).error.message, /params\.name/);
+  }
+  t.is((await rpc(null, auth)).status, 400);
+  const notification = await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, auth);
+  t.is(notification.status, 202);
+  t.is(await notification.text(), '');
+});
+
+test('a traveler’s agent never reaches another traveler’s offers or searches, even of the same partner; the partner does over REST', async (t) => {
+  const partner = await partnerWithTraveler(running, 'Shared Tool Air', 'bookings.write');
+  const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
+  const agentOf = async () => {
+    const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'bookings.write', traveler: { email: uniqueEmail() }, extra: { resource: endpoint() } });
+    const client = new Client({ name: 'agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint()), { requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
+    return client;
+  };
+  const [ada, bob] = [await agentOf(), await agentOf()];
+  const search = await call(ada, 'search_flights', { origin: 'LHR', destination: 'CDG', departure_date: inDays(12), currency: 'EUR' });
+  const created = await call(ada, 'create_offer', { search_id: search.ok.search_id, result_id: search.ok.offers[0].id });
+  const offer = { provider_id: 'provider_d', offer_id: created.ok.offer_id };
+  t.is((await call(ada, 'get_offer_details', offer)).ok.id, created.ok.offer_id);
+  t.is((await call(bob, 'get_offer_details', offer)).error.code, 'offer_not_found');
+  t.is((await call(bob, 'create_offer', { search_id: search.ok.search_id, result_id: search.ok.offers[0].id })).error.code, 'search_not_found');
+  const overRest = await fetch(`${running.url}/v1/flights/providers/provider_d/offers/${created.ok.offer_id}`, { headers: { 'x-api-key': partner.apiKey } });
+  t.is(overRest.status, 200, 'the partner reads its travelers’ offers over REST');
+  await Promise.all([ada.close(), bob.close()]);
+});
+
+test('an agent sending too many requests for one traveler gets 429 with Retry-After', async (t) => {
+  const limited = await startService({}, { rateLimitKeyPrefix: uniquePrefix(), toolCallLimit: { points: 3, duration: 60 } });
+  try {
+    const config = await registerPublicClient(limited);
+    const resource = `${limited.url}/v1/mcp`;
+    const { tokens } = await authorize(limited, config, { redirectUri: 'http://localhost:53682/callback', scope: 'bookings.write', traveler: { email: uniqueEmail() }, extra: { resource } });
+    const list = () =>
+      fetch(resource, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    for (let i = 0; i < 3; i++) t.is((await list()).status, 200);
+    const refused = await list();
+    t.is(refused.status, 429);
+    t.true(Number(refused.headers.get('retry-after')) > 0);
+    t.is((await jsonOf(refused)).code, 'too_many_requests');
+  } finally {
+    await limited.close();
+  }
+});

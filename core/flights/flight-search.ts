@@ -83,7 +83,7 @@ export class FlightSearchService {
   async createOffer(owner: Owner, input: unknown): Promise<CreatedOfferFromSearch> {
     const request = parseOrThrow(CreateOfferFromSearchRequest, input);
     const search: SearchRow | undefined = await ownedBy(this.deps.db('flight_searches').where({ id: request.search_id }), owner).first();
-    if (!search) throw new NotFoundError(`There is no search ${request.search_id} for your application: search again.`, 'search_not_found');
+    if (!search) throw new NotFoundError(`There is no search ${request.search_id} that you can reach: search again (search_flights).`, 'search_not_found');
     if (search.expires_at <= this.deps.clock.now()) {
       throw new GoneError(`This search expired at ${search.expires_at.toISOString()}: its results can no longer be booked. Search again.`, 'search_expired');
     }

@@ -240,7 +240,10 @@ export class OfferService {
       ? await ownedBy(this.deps.db('offers').where({ id: offerId, provider_id: providerId }), owner).first()
       : undefined;
     if (!row) {
-      throw new NotFoundError(`There is no offer ${offerId} of ${providerId} for your application: create it with POST /v1/flights/providers/${providerId}/offers.`, 'offer_not_found');
+      throw new NotFoundError(
+        `There is no offer ${offerId} of ${providerId} that you can reach: create one first (createProviderOffer over REST, or create_offer from a search_flights result).`,
+        'offer_not_found',
+      );
     }
     if (!options.evenExpired && row.expires_at <= this.deps.clock.now()) throw expired(row.expires_at.toISOString());
     return row;
