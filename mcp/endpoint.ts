@@ -48,14 +48,11 @@ export interface ToolEndpointOptions {
   resourceUrl: string;
   /** The scopes the tools need, asked for in the 401 challenge. */
   scopes: readonly string[];
-  /** Origins of browser-based clients allowed besides our own. */
-  allowedOrigins?: readonly string[];
 }
 
 export function toolEndpoint(options: ToolEndpointOptions): Middleware {
   const resource = new URL(options.resourceUrl);
   const metadataUrl = `${resource.origin}/.well-known/oauth-protected-resource${resource.pathname}`;
-  const origins = new Set([resource.origin, ...(options.allowedOrigins ?? [])]);
   const challenge = (extra: string) =>
     [`Bearer resource_metadata="${metadataUrl}"`, `scope="${options.scopes.join(' ')}"`, extra].filter(Boolean).join(', ');
 
@@ -70,8 +67,9 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
       });
     }
     const origin = ctx.get('origin');
-    if (ctx.host !== resource.host || (origin && !origins.has(origin))) {
-      return answer(ctx, 403, { code: 'origin_not_allowed', message: `Call the tool endpoint at ${options.resourceUrl}, from a page of an allowed origin.` });
+    // Agents call from servers and command lines (no Origin); a page may call only from our own origin.
+    if (ctx.host !== resource.host || (origin && origin !== resource.origin)) {
+      return answer(ctx, 403, { code: 'origin_not_allowed', message: `Call the tool endpoint at ${options.resourceUrl}, not through another host name or from another site's page.` });
     }
     if (ctx.method !== 'POST') {
       ctx.set('Allow', 'POST');
@@ -116,7 +114,7 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
     await handOver(ctx, options.servers, body.value, {
       token,
       clientId: actor.clientId,
-      scopes: actor.scopes ? [...actor.scopes] : [],
+      scopes: [...(actor.scopes ?? [])],
       expiresAt: actor.expiresAt,
       resource,
       extra: { actor, requestId: ctx.state.requestId as string },
@@ -125,7 +123,7 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
 }
 
 /**
- * The message(s) to the SDK's transport, on a pooled server. Its web-standard form takes the parsed body
+ * The message to the SDK's transport, on a pooled server. Its web-standard form takes the parsed body
  * and answers a Response, which Koa sends like any other answer: cheaper than its Node form, which turns
  * the whole request into a web Request and streams the Response back (a fifth of the CPU of a call).
  */

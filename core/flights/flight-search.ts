@@ -78,7 +78,7 @@ export class FlightSearchService {
 
   /**
    * Checks a search result with the provider (still sold, and at what price now), then keeps it as the
-   * partner's offer. A changed price is said, with the price the search showed.
+   * caller's offer. A changed price is said, with the price the search showed.
    */
   async createOffer(owner: Owner, input: unknown): Promise<CreatedOfferFromSearch> {
     const request = parseOrThrow(CreateOfferFromSearchRequest, input);
@@ -108,10 +108,14 @@ export class FlightSearchService {
     return this.deps.db('flight_searches').where('expires_at', '<', new Date(this.deps.clock.now().getTime() - DAY_MS)).delete();
   }
 
-  /** Not in the past, and not further ahead than the provider sells. */
+  /**
+   * Not in the past, and not further ahead than the provider sells. Dates are local to the airport, so
+   * "today" somewhere may still be yesterday in UTC (down to UTC−12): that day is allowed too.
+   */
   #checkDates(request: FlightSearchRequest): void {
-    const today = this.deps.clock.now().toISOString().slice(0, 10);
-    const furthest = new Date(Date.parse(today) + this.deps.providers.capabilities(SEARCH_PROVIDER).max_advance_booking_days * DAY_MS).toISOString().slice(0, 10);
+    const now = this.deps.clock.now().getTime();
+    const today = new Date(now - DAY_MS).toISOString().slice(0, 10);
+    const furthest = new Date(now + this.deps.providers.capabilities(SEARCH_PROVIDER).max_advance_booking_days * DAY_MS).toISOString().slice(0, 10);
     const problems = (['departure_date', 'return_date'] as const)
       .filter((field) => request[field] !== undefined)
       .flatMap((field) => {

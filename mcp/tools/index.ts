@@ -7,4 +7,5 @@ import { getSeatMap } from './get-seat-map.js';
 import { searchFlights } from './search-flights.js';
 import { updatePassenger } from './update-passenger.js';
 
+// Each tool's `run` takes its own input type; the list holds them as tools of any schema.
 export const TOOLS: Tool[] = [searchFlights, createOffer, getOfferDetails, getBags, getSeatMap, updatePassenger] as unknown as Tool[];
