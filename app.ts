@@ -41,6 +41,8 @@ import { buildOpenApiDocument } from './rest/openapi.js';
 import type { Route } from './rest/route-table.js';
 import { docsRoutes } from './rest/routes/docs.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
+import { passengerRoutes } from './rest/routes/passengers.js';
+import { PassengerService } from './core/passengers/service.js';
 import { offerRoutes } from './rest/routes/offers.js';
 import { OfferService } from './core/flights/offers.js';
 import { providerAOffers } from './providers/flights/provider-a/normalizer.js';
@@ -146,6 +148,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ...flightProviderRoutes({ providers }),
       ...offerRoutes({ offers }),
       ...userRoutes({ users }),
+      ...passengerRoutes({ passengers: new PassengerService({ db: db.knex, clock, secrets }), users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];
     let openApi: unknown;

@@ -20,6 +20,16 @@ let narrowTokenWithBookings: string;
 
 const sandbox = () => `${running.config.sandboxUrl}/flights/provider_b`;
 
+/** A saved passenger of the token's traveler, stored as the passengers routes store one. */
+async function savedPassengerOf(bearer: string): Promise<string> {
+  const userId = JSON.parse(Buffer.from(bearer.split('.')[1] as string, 'base64url').toString('utf8'))['custom:user_id'];
+  const [row] = await running.service.db
+    .knex('user_passengers')
+    .insert({ user_id: userId, first_name: 'Ada', last_name: 'Lovelace', gender: 'female', date_of_birth: '1985-12-10' })
+    .returning('id');
+  return row.id;
+}
+
 /** A native offer as the provider's own API serves it (what a partner would send us). */
 async function nativeOffer(id: string): Promise<Record<string, unknown>> {
   const response = await fetch(`${sandbox()}/air/offers/${id}`, { headers: { authorization: 'Bearer duffel_test_partner', 'duffel-version': 'v2' } });
@@ -166,7 +176,7 @@ test('REST: the providers list needs a token; replace keeps the offer id; passen
   t.is(row.provider_offer_id, MAGIC_OFFERS.priceChange);
 
   const passengerId = 'pas_0000AuPyAJXRRDNqh2bdDH';
-  const savedPassenger = '6f1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f40';
+  const savedPassenger = await savedPassengerOf(token);
   const mapped = await call(`provider_b/offers/${offerId}/passengers`, {
     method: 'POST',
     body: JSON.stringify({ passengers: [{ user_passenger_id: savedPassenger, provider_passenger_id: passengerId }] }),
@@ -180,6 +190,12 @@ test('REST: the providers list needs a token; replace keeps the offer id; passen
   });
   t.is(wrong.status, 400);
   t.regex((await jsonOf(wrong)).fields['passengers.0.provider_passenger_id'].message, /not a passenger of this offer/);
+  const strangers = await call(`provider_b/offers/${offerId}/passengers`, {
+    method: 'POST',
+    body: JSON.stringify({ passengers: [{ user_passenger_id: await savedPassengerOf(narrowTokenWithBookings), provider_passenger_id: passengerId }] }),
+  });
+  t.is(strangers.status, 400, "another traveler's saved passenger");
+  t.is((await jsonOf(strangers)).fields['passengers.0.user_passenger_id'].rule, 'own_passenger');
 
   const updated = await call(`provider_b/offers/${offerId}/passengers/${passengerId}`, {
     method: 'PUT',
@@ -220,14 +236,16 @@ test('REST: a token of another partner’s client does not work with this partne
 
 test('REST: replacing an offer drops passenger mappings it no longer has; passengers belong to one traveler', async (t) => {
   const offerId = await createOffer('off_0000AuPyAJY1KPrmYbBxIm');
-  const savedPassenger = '7a1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f41';
   await call(`provider_b/offers/${offerId}/passengers`, {
     method: 'POST',
-    body: JSON.stringify({ passengers: [{ user_passenger_id: savedPassenger, provider_passenger_id: 'pas_0000AuPyAJXRRDNqh2bdDH' }] }),
+    body: JSON.stringify({ passengers: [{ user_passenger_id: await savedPassengerOf(token), provider_passenger_id: 'pas_0000AuPyAJXRRDNqh2bdDH' }] }),
   });
   const taken = await call(
     `provider_b/offers/${offerId}/passengers`,
-    { method: 'POST', body: JSON.stringify({ passengers: [{ user_passenger_id: savedPassenger, provider_passenger_id: 'pas_0000AuPyAJXRRDNqh2bdDH' }] }) },
+    {
+      method: 'POST',
+      body: JSON.stringify({ passengers: [{ user_passenger_id: await savedPassengerOf(narrowTokenWithBookings), provider_passenger_id: 'pas_0000AuPyAJXRRDNqh2bdDH' }] }),
+    },
     narrowTokenWithBookings,
   );
   t.is(taken.status, 409);

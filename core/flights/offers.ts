@@ -76,7 +76,8 @@ export class OfferService {
 
   /**
    * Says which of the traveler's saved passengers travels as which passenger of the offer. The whole
-   * list is replaced at once; every provider passenger id must be one of the offer's.
+   * list is replaced at once; every provider passenger id must be one of the offer's, and every saved
+   * passenger one of the traveler's own (not deleted).
    */
   async savePassengers(owner: Owner, providerId: string, offerId: string, userId: string, mappings: OfferPassengerMapping[]) {
     const row = await this.#row(owner, providerId, offerId);
@@ -92,6 +93,20 @@ export class OfferService {
       }
       const twice = mappings.findIndex((other) => other.provider_passenger_id === mapping.provider_passenger_id || other.user_passenger_id === mapping.user_passenger_id);
       if (twice !== index) problems.push({ field: `passengers.${index}`, rule: 'unique', message: 'each passenger may appear once' });
+    });
+    const own = new Set(
+      (await this.deps.db('user_passengers').whereIn('id', mappings.map((mapping) => mapping.user_passenger_id)).where({ user_id: userId }).whereNull('deleted_at').select('id')).map(
+        (row: { id: string }) => row.id,
+      ),
+    );
+    mappings.forEach((mapping, index) => {
+      if (!own.has(mapping.user_passenger_id)) {
+        problems.push({
+          field: `passengers.${index}.user_passenger_id`,
+          rule: 'own_passenger',
+          message: `${mapping.user_passenger_id} is not one of the traveler's saved passengers: list them with GET /v1/users/me/passengers`,
+        });
+      }
     });
     if (problems.length > 0) throw new ValidationError(problems);
     await this.deps.db.transaction(async (trx) => {

@@ -37,8 +37,8 @@ export interface PartnerClient {
 }
 
 /** A partner with an API key, and a confidential OAuth client of it. */
-export async function createPartnerClient(running: RunningService, name = 'Test Air'): Promise<PartnerClient> {
-  const partner = await running.service.partners.createPartner({ name, plan_id: undefined, allowed_operations: null });
+export async function createPartnerClient(running: RunningService, name = 'Test Air', planId?: string): Promise<PartnerClient> {
+  const partner = await running.service.partners.createPartner({ name, plan_id: planId, allowed_operations: null });
   const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name, redirect_uris: [PARTNER_REDIRECT] });
   return { partnerId: partner.partner_id, apiKey: partner.api_key, clientId: client.client_id, clientSecret: client.client_secret as string };
 }
@@ -139,8 +139,8 @@ export function uniqueEmail(label = 'traveler'): string {
 }
 
 /** A partner with an API key, and an access token of a new traveler of its client with `scope`. */
-export async function partnerWithTraveler(running: RunningService, name: string, scope: string): Promise<PartnerClient & { token: string }> {
-  const partner = await createPartnerClient(running, name);
+export async function partnerWithTraveler(running: RunningService, name: string, scope: string, planId?: string): Promise<PartnerClient & { token: string }> {
+  const partner = await createPartnerClient(running, name, planId);
   const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
   const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope, traveler: { email: uniqueEmail() } });
   return { ...partner, token: tokens.access_token };

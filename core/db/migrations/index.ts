@@ -17,6 +17,7 @@ import * as offerPassengers from './20261122000010-offer-passengers.js';
 import * as offerPassengerDetails from './20261122000011-offer-passenger-details.js';
 import * as flightSearches from './20261122000012-flight-searches.js';
 import * as offerOwners from './20261122000013-offer-owners.js';
+import * as savedPassengers from './20261122000014-saved-passengers.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,4 +38,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000011-offer-passenger-details', offerPassengerDetails],
   ['20261122000012-flight-searches', flightSearches],
   ['20261122000013-offer-owners', offerOwners],
+  ['20261122000014-saved-passengers', savedPassengers],
 ];

@@ -1,0 +1,119 @@
+/**
+ * Saved passengers and their identity documents (specification: Passenger, IdentityDocument): one truth
+ * for REST, the agent tools and the OpenAPI document. Country codes are checked against ISO 3166-1 data
+ * (i18n-iso-countries), not a list of ours.
+ */
+import countries from 'i18n-iso-countries';
+import { z } from 'zod';
+
+const dateTime = z.iso.datetime({ offset: true });
+
+export const CountryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 country code in capitals, such as GB')
+  .refine((code) => countries.isValid(code), 'not an ISO 3166-1 country code')
+  .describe('ISO 3166-1 alpha-2 country code, such as GB.');
+
+/** Letters (of any script), spaces, hyphens and apostrophes, as names are printed in passports. */
+const Name = (min: number) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(100)
+    .regex(/^[\p{L}][\p{L}\p{M} '’-]*$/u, 'letters, spaces, hyphens and apostrophes only');
+
+export const TravelerType = z.enum(['adult', 'child', 'infant']).describe('IATA bands: infant under 2, child 2 to 11, adult 12 and over.');
+export type TravelerType = z.infer<typeof TravelerType>;
+
+const PassengerFields = {
+  first_name: Name(2),
+  middle_name: Name(1).nullable().optional(),
+  last_name: Name(1),
+  gender: z.enum(['male', 'female']),
+  date_of_birth: z.iso.date(),
+  email: z.email().max(255).nullable().optional(),
+  phone_number: z
+    .string()
+    .regex(/^\+[1-9]\d{6,18}$/, 'an E.164 number such as +447700900123')
+    .max(20)
+    .nullable()
+    .optional(),
+  nationality: CountryCode.nullable().optional(),
+  traveler_type: TravelerType.nullable().optional().describe('Optional: when left out it is worked out from the date of birth.'),
+  is_default: z.boolean().optional().describe('At most one default passenger: making this one the default unsets the previous one.'),
+};
+
+export const CreatePassengerRequest = z.strictObject(PassengerFields).meta({ id: 'CreatePassengerRequest' });
+export type CreatePassengerRequest = z.infer<typeof CreatePassengerRequest>;
+
+export const UpdatePassengerRequest = z
+  .strictObject(PassengerFields)
+  .partial()
+  .meta({ id: 'UpdatePassengerRequest', description: 'The fields to change; those left out keep their values.' });
+export type UpdatePassengerRequest = z.infer<typeof UpdatePassengerRequest>;
+
+export const Passenger = z
+  .object({
+    id: z.uuid(),
+    user_id: z.uuid(),
+    first_name: z.string(),
+    middle_name: z.string().nullable(),
+    last_name: z.string(),
+    gender: z.enum(['male', 'female']),
+    date_of_birth: z.iso.date(),
+    email: z.string().nullable(),
+    phone_number: z.string().nullable(),
+    nationality: z.string().nullable(),
+    traveler_type: TravelerType.describe('As stated, or worked out from the date of birth at today (or at `departure_date` when listing).'),
+    is_default: z.boolean(),
+    known_traveler_number: z.string().nullable().describe('From the passenger’s primary known-traveler document; null when none.'),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ id: 'Passenger', description: 'A traveler’s saved passenger.' });
+export type Passenger = z.infer<typeof Passenger>;
+
+export const DOCUMENT_TYPES = ['passport', 'visa', 'drivers_license', 'national_id', 'known_traveler_number', 'redress_number', 'tax_id'] as const;
+/** Documents that expire must say when. */
+export const EXPIRING_DOCUMENT_TYPES: readonly string[] = ['passport', 'visa', 'drivers_license'];
+
+const DocumentFields = {
+  document_type: z.enum(DOCUMENT_TYPES),
+  document_number: z.string().trim().min(3).max(50).describe('Stored encrypted.'),
+  issuing_country_code: CountryCode,
+  issuing_authority: z.string().trim().min(1).max(100).nullable().optional(),
+  issued_date: z.iso.date().nullable().optional(),
+  expires_on: z.iso.date().nullable().optional().describe('Required for passport, visa and drivers_license.'),
+  nationality_on_document: CountryCode.nullable().optional(),
+  birth_country: CountryCode.nullable().optional(),
+  is_primary: z.boolean().optional().describe('A primary known_traveler_number document gives the passenger its known_traveler_number.'),
+};
+
+export const CreateIdentityDocumentRequest = z.strictObject(DocumentFields).meta({ id: 'CreateIdentityDocumentRequest' });
+export type CreateIdentityDocumentRequest = z.infer<typeof CreateIdentityDocumentRequest>;
+
+export const UpdateIdentityDocumentRequest = z
+  .strictObject(DocumentFields)
+  .partial()
+  .meta({ id: 'UpdateIdentityDocumentRequest', description: 'The fields to change; those left out keep their values.' });
+export type UpdateIdentityDocumentRequest = z.infer<typeof UpdateIdentityDocumentRequest>;
+
+export const IdentityDocument = z
+  .object({
+    id: z.uuid(),
+    user_passenger_id: z.uuid(),
+    document_type: z.enum(DOCUMENT_TYPES),
+    document_number: z.string(),
+    issuing_country_code: z.string(),
+    issuing_authority: z.string().nullable(),
+    issued_date: z.iso.date().nullable(),
+    expires_on: z.iso.date().nullable(),
+    nationality_on_document: z.string().nullable(),
+    birth_country: z.string().nullable(),
+    is_primary: z.boolean(),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ id: 'IdentityDocument', description: 'An identity document of a saved passenger.' });
+export type IdentityDocument = z.infer<typeof IdentityDocument>;
