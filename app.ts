@@ -42,6 +42,8 @@ import type { Route } from './rest/route-table.js';
 import { docsRoutes } from './rest/routes/docs.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { passengerRoutes } from './rest/routes/passengers.js';
+import { preferenceRoutes } from './rest/routes/preferences.js';
+import { PreferencesService } from './core/preferences/service.js';
 import { PassengerService } from './core/passengers/service.js';
 import { offerRoutes } from './rest/routes/offers.js';
 import { OfferService } from './core/flights/offers.js';
@@ -149,6 +151,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ...offerRoutes({ offers }),
       ...userRoutes({ users }),
       ...passengerRoutes({ passengers: new PassengerService({ db: db.knex, clock, secrets }), users }),
+      ...preferenceRoutes({ preferences: new PreferencesService({ db: db.knex, clock }), users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];
     let openApi: unknown;

@@ -18,6 +18,7 @@ import * as offerPassengerDetails from './20261122000011-offer-passenger-details
 import * as flightSearches from './20261122000012-flight-searches.js';
 import * as offerOwners from './20261122000013-offer-owners.js';
 import * as savedPassengers from './20261122000014-saved-passengers.js';
+import * as preferences from './20261122000015-preferences.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,4 +40,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000012-flight-searches', flightSearches],
   ['20261122000013-offer-owners', offerOwners],
   ['20261122000014-saved-passengers', savedPassengers],
+  ['20261122000015-preferences', preferences],
 ];
