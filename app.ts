@@ -130,7 +130,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const secrets = new SecretBox(keys.dataEncryptionKeys);
     const partners = new PartnerService(db.knex);
     const partnerClients = new PartnerClientRegistry({ db: db.knex, clock, secrets, partners });
-    const users = new UserService(db.knex);
+    const users = new UserService(db.knex, clock);
     const providers = await ProviderCatalog.load(db.knex);
     const auth = {
       apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix }), {

@@ -21,3 +21,29 @@ export const User = z
   })
   .meta({ id: 'User', description: 'A traveler.' });
 export type User = z.infer<typeof User>;
+
+/** Letters (of any script), spaces, hyphens and apostrophes, as names are printed in passports. */
+const Name = (min: number) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(100)
+    .regex(/^[\p{L}][\p{L}\p{M} '’-]*$/u, 'letters, spaces, hyphens and apostrophes only');
+
+export const UpdateUserRequest = z
+  .strictObject({
+    first_name: Name(2).nullable().optional(),
+    middle_name: Name(1).nullable().optional(),
+    last_name: Name(1).nullable().optional(),
+    suffix: z.string().regex(/^[A-Za-z]{1,10}$/, '1 to 10 letters, such as Jr or III').nullable().optional(),
+    date_of_birth: z.iso.date().nullable().optional(),
+    gender: z.enum(['male', 'female']).nullable().optional(),
+    known_traveler_number: z.string().regex(/^[A-Za-z0-9]{5,25}$/, '5 to 25 letters and digits').nullable().optional(),
+    profile_photo_url: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),
+    // Accepted and ignored: they change only through the contact change, which proves the new one.
+    email: z.unknown().optional().describe('Ignored: change it with the contact change.'),
+    phone_number: z.unknown().optional().describe('Ignored: change it with the contact change.'),
+  })
+  .meta({ id: 'UpdateUserRequest', description: 'The fields to change; those left out keep their values. `email` and `phone_number` are ignored.' });
+export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
