@@ -45,6 +45,7 @@ import { passengerRoutes } from './rest/routes/passengers.js';
 import { preferenceRoutes } from './rest/routes/preferences.js';
 import { PreferencesService } from './core/preferences/service.js';
 import { PassengerService } from './core/passengers/service.js';
+import { ProfilePhotos } from './core/users/profile-photos.js';
 import { offerRoutes } from './rest/routes/offers.js';
 import { OfferService } from './core/flights/offers.js';
 import { providerAOffers } from './providers/flights/provider-a/normalizer.js';
@@ -149,7 +150,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
       ...offerRoutes({ offers }),
-      ...userRoutes({ users }),
+      ...userRoutes({
+        users,
+        photos: new ProfilePhotos({ db: db.knex, clock, photoUrl: (userId) => `${config.baseUrl}/v1/users/${userId}/profile-photo` }),
+      }),
       ...passengerRoutes({ passengers: new PassengerService({ db: db.knex, clock, secrets }), users }),
       ...preferenceRoutes({ preferences: new PreferencesService({ db: db.knex, clock }), users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),

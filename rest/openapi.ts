@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SCOPES } from '../core/scopes.js';
 import { BEARER_ERROR_DESCRIPTIONS, ERROR_DESCRIPTIONS, ErrorResponse, OAuthErrorResponse, ValidationErrorResponse } from './envelopes.js';
 import type { Route } from './route-table.js';
+import type { UploadSpec } from './upload.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -32,6 +33,7 @@ export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo): JsonOb
       ...(route.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: components.schema(route.body, 'input') } } } }
         : {}),
+      ...(route.upload ? { requestBody: uploadBody(route.upload) } : {}),
       responses: responses(route, components),
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
@@ -101,7 +103,7 @@ function responses(route: Route, components: ComponentCollector): JsonObject {
   const errorStatuses = new Set<number>(route.errors ?? []);
   if (route.auth !== 'none') [401, 403, 429].forEach((status) => errorStatuses.add(status));
   if (route.body || route.query || route.params) errorStatuses.add(400);
-  if (route.body) [413, 415].forEach((status) => errorStatuses.add(status));
+  if (route.body || route.upload) [413, 415].forEach((status) => errorStatuses.add(status));
   errorStatuses.add(500);
   for (const status of [...errorStatuses].sort()) {
     // Invalid path parameters, queries and bodies all answer with the validation envelope.
@@ -160,4 +162,16 @@ function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A file upload: the raw file in one of its types, or a multipart form with it in its field. */
+function uploadBody(spec: UploadSpec): JsonObject {
+  const binary = { type: 'string', format: 'binary', description: `At most ${Math.round(spec.maxBytes / 1024 / 1024)} MiB.` };
+  return {
+    required: true,
+    content: {
+      ...Object.fromEntries(spec.types.map((type) => [type, { schema: binary }])),
+      'multipart/form-data': { schema: { type: 'object', required: [spec.field], properties: { [spec.field]: binary } } },
+    },
+  };
 }

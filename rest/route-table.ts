@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Actor } from '../core/actor.js';
 import type { PartnerIdentity } from '../core/partners/schemas.js';
 import type { Scope } from '../core/scopes.js';
+import type { UploadSpec } from './upload.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -25,6 +26,8 @@ export interface RouteInput<P, Q, B> {
   /** The traveler's side, on `api_key_and_bearer` routes. */
   actor: Actor | undefined;
   requestId: string;
+  /** The uploaded file's bytes, on routes that declare `upload`. */
+  upload: Buffer | undefined;
 }
 
 export interface RouteResult {
@@ -57,6 +60,8 @@ export interface Route<
   query?: Q;
   /** A JSON request body; routes without one never parse a body. */
   body?: B;
+  /** An uploaded file instead of a JSON body (the handler gets its bytes as `upload`). */
+  upload?: UploadSpec;
   /** The status of a successful answer unless the handler returns another; default 200. */
   status?: number;
   /** Successful responses by status. */

@@ -8,6 +8,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { parseOrThrow } from '../core/validation.js';
 import { requireBearer, type BearerCheck } from './bearer-auth.js';
 import { jsonBody } from './body.js';
+import { imageUpload } from './upload.js';
 import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
 import { HttpProblem } from './problems.js';
 import type { Route } from './route-table.js';
@@ -27,6 +28,7 @@ export function buildRouter(routes: Route[], auth: AuthDeps): Router {
     if (route.auth === 'api_key_and_bearer') chain.push(requireBearer(auth.bearer, route.scope));
     if (route.page) chain.push(pageHeaders);
     if (route.body) chain.push(jsonBody());
+    if (route.upload) chain.push(imageUpload(route.upload));
     chain.push(runHandler(route));
     router.register(toKoaPath(route.path), [route.method], chain);
   }
@@ -80,6 +82,7 @@ function runHandler(route: Route): Middleware {
       partner: ctx.state.partner,
       actor: ctx.state.actor,
       requestId: ctx.state.requestId,
+      upload: ctx.state.upload,
     });
     ctx.status = result.status ?? route.status ?? 200;
     if (result.headers) ctx.set(result.headers);

@@ -101,3 +101,47 @@ test('property: random and boundary bodies never get a 5xx', async (t) => {
   );
   t.pass();
 });
+
+/** Enough of each format for its type to be told from its first bytes. */
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]), Buffer.alloc(64, 1)]);
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]), Buffer.alloc(64, 2)]);
+const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(64, 3)]);
+
+function photo(init: { body?: RequestInit['body']; type?: string; method?: string; bearer?: string; key?: string } = {}) {
+  return fetch(`${running.url}/v1/users/me/profile-photo`, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'PUT'),
+    headers: { 'x-api-key': init.key ?? apiKey, authorization: `Bearer ${init.bearer ?? token}`, ...(init.type ? { 'content-type': init.type } : {}) },
+    ...(init.body === undefined ? {} : { body: init.body }),
+  });
+}
+
+test.serial('profile photo: raw or multipart, its type told from the bytes, at most 5 MiB; read and removed', async (t) => {
+  const raw = await photo({ body: PNG, type: 'image/png' });
+  t.is(raw.status, 200);
+  t.is((await jsonOf(raw)).profile_photo_url, `${running.url}/v1/users/${userId}/profile-photo`);
+  const read = await photo();
+  t.is(read.headers.get('content-type'), 'image/png');
+  t.deepEqual(Buffer.from(await read.arrayBuffer()), PNG);
+
+  const form = new FormData();
+  form.append('photo', new Blob([JPEG], { type: 'application/octet-stream' }), 'me.jpg');
+  t.is((await photo({ body: form })).status, 200, 'multipart, whatever the part claims');
+  t.is((await photo()).headers.get('content-type'), 'image/jpeg', 'the type is the bytes’');
+
+  const lying = await photo({ body: Buffer.from('not an image at all, just text'), type: 'image/png' });
+  t.is(lying.status, 400);
+  t.is((await jsonOf(lying)).fields.photo.rule, 'image_type');
+  t.is((await photo({ body: GIF, type: 'image/jpeg' })).status, 400, 'a GIF is not one of the three');
+  t.is((await photo({ body: PNG, type: 'text/plain' })).status, 415);
+  t.is((await photo({ body: Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]), type: 'image/png' })).status, 413);
+  const noField = new FormData();
+  noField.append('picture', new Blob([JPEG]), 'me.jpg');
+  const missing = await photo({ body: noField });
+  t.is(missing.status, 400);
+  t.truthy((await jsonOf(missing)).fields.photo);
+  t.is((await photo()).headers.get('content-type'), 'image/jpeg', 'refused uploads leave the photo as it was');
+
+  t.is((await photo({ method: 'DELETE' })).status, 204);
+  t.is((await photo()).status, 404);
+  t.is((await jsonOf(await call('me'))).profile_photo_url, null);
+});

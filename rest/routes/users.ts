@@ -5,13 +5,14 @@
 import { z } from 'zod';
 import type { Actor } from '../../core/actor.js';
 import { resolveUserId, UserIdParam } from '../../core/users/access.js';
+import { PHOTO_MAX_BYTES, type ProfilePhotos } from '../../core/users/profile-photos.js';
 import type { UserService } from '../../core/users/service.js';
 import { UpdateUserRequest, User } from '../../core/users/schemas.js';
 import { defineRoute, type Route } from '../route-table.js';
 
 const UserPath = z.object({ userid: UserIdParam });
 
-export function userRoutes(deps: { users: UserService }): Route[] {
+export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }): Route[] {
   const user = (actor: Actor | undefined, userid: string) => resolveUserId(actor as Actor, userid, deps.users);
   return [
     defineRoute({
@@ -55,6 +56,60 @@ export function userRoutes(deps: { users: UserService }): Route[] {
       responses: { 200: { description: 'The traveler as it is now.', schema: User } },
       errors: [404],
       handler: async ({ actor, params, body }) => ({ body: await deps.users.updateUser(await user(actor, params.userid), body) }),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/users/{userid}/profile-photo',
+      operationId: 'putProfilePhoto',
+      summary: 'Upload the traveler’s profile photo',
+      description:
+        'A JPEG, PNG or WebP image of at most 5 MiB, as the body (its image Content-Type) or as the `photo` field of a multipart form. Its type is judged from its bytes.',
+      tags: ['Profile'],
+      auth: 'api_key_and_bearer',
+      scope: 'profile.write',
+      params: UserPath,
+      upload: { field: 'photo', maxBytes: PHOTO_MAX_BYTES, types: ['image/jpeg', 'image/png', 'image/webp'] },
+      responses: { 200: { description: 'The traveler, `profile_photo_url` pointing at the photo.', schema: User } },
+      handler: async ({ actor, params, upload }) => {
+        const userId = await user(actor, params.userid);
+        await deps.photos.put(userId, upload as Buffer);
+        return { body: await deps.users.getUser(userId) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/users/{userid}/profile-photo',
+      operationId: 'getProfilePhoto',
+      summary: 'The traveler’s profile photo',
+      tags: ['Profile'],
+      auth: 'api_key_and_bearer',
+      scope: 'profile.read',
+      params: UserPath,
+      responses: { 200: { description: 'The image, with its Content-Type.' } },
+      errors: [404],
+      handler: async ({ actor, params }) => {
+        const photo = await deps.photos.get(await user(actor, params.userid));
+        return {
+          body: photo.bytes,
+          headers: { 'Content-Type': photo.contentType, 'Cache-Control': 'private, max-age=300', 'Last-Modified': photo.updatedAt.toUTCString() },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/users/{userid}/profile-photo',
+      operationId: 'deleteProfilePhoto',
+      summary: 'Remove the traveler’s profile photo',
+      tags: ['Profile'],
+      auth: 'api_key_and_bearer',
+      scope: 'profile.write',
+      params: UserPath,
+      status: 204,
+      responses: { 204: { description: 'Removed.' } },
+      handler: async ({ actor, params }) => {
+        await deps.photos.remove(await user(actor, params.userid));
+        return { status: 204 };
+      },
     }),
   ];
 }

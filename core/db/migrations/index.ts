@@ -19,6 +19,7 @@ import * as flightSearches from './20261122000012-flight-searches.js';
 import * as offerOwners from './20261122000013-offer-owners.js';
 import * as savedPassengers from './20261122000014-saved-passengers.js';
 import * as preferences from './20261122000015-preferences.js';
+import * as profilePhotos from './20261122000016-profile-photos.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,4 +42,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000013-offer-owners', offerOwners],
   ['20261122000014-saved-passengers', savedPassengers],
   ['20261122000015-preferences', preferences],
+  ['20261122000016-profile-photos', profilePhotos],
 ];
