@@ -43,6 +43,8 @@ import { docsRoutes } from './rest/routes/docs.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { passengerRoutes } from './rest/routes/passengers.js';
 import { preferenceRoutes } from './rest/routes/preferences.js';
+import { contactChangeRoutes } from './rest/routes/contact-change.js';
+import { ContactChanges } from './core/users/contact-change.js';
 import { PreferencesService } from './core/preferences/service.js';
 import { PassengerService } from './core/passengers/service.js';
 import { ProfilePhotos } from './core/users/profile-photos.js';
@@ -146,6 +148,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const offers = new OfferService({ db: db.knex, clock, providers, normalizers: [providerAOffers, providerBOffers, providerCOffers, providerDOffers, providerEOffers], adapters, secrets });
     const searcher = adapters.find((adapter) => adapter instanceof ProviderDAdapter);
     const flightSearch = new FlightSearchService({ db: db.knex, clock, providers, normalizer: providerDOffers, searcher, offers });
+    const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger) : new SandboxMailer(config.sandboxUrl);
+    const smsGateway = config.smsUrl ?? (config.sandbox ? config.sandboxUrl : undefined);
+    const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
+    const contactChanges = new ContactChanges({ db: db.knex, mailer, sms, clock, hashKey: keys.cookieKeys[0] as string });
     const routes: Route[] = [
       ...healthRoutes({ checkDatabase: async () => void (await db.knex.raw('select 1')) }),
       ...flightProviderRoutes({ providers }),
@@ -156,14 +162,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
       }),
       ...passengerRoutes({ passengers: new PassengerService({ db: db.knex, clock, secrets }), users }),
       ...preferenceRoutes({ preferences: new PreferencesService({ db: db.knex, clock }), users }),
+      ...contactChangeRoutes({ changes: contactChanges, users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];
     let openApi: unknown;
     routes.push(...docsRoutes({ openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION })) }));
 
-    const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger) : new SandboxMailer(config.sandboxUrl);
-    const smsGateway = config.smsUrl ?? (config.sandbox ? config.sandboxUrl : undefined);
-    const sms: SmsSender = smsGateway ? new SandboxSms(smsGateway) : new UnconfiguredSms();
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerCSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware, providerESandbox(clock).routes() as Middleware] : [];
 
     const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
@@ -186,7 +190,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       }),
     });
     const sweepExpired = async () =>
-      (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock)) + (await flightSearch.sweepExpired());
+      (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock)) + (await flightSearch.sweepExpired()) +
+      (await contactChanges.sweepExpired());
     const sweeper = setInterval(() => {
       sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweep of expired rows failed'));
     }, SWEEP_INTERVAL_MS);
