@@ -5,6 +5,7 @@
  * five wrong tries, a phone change verifies the phone.
  */
 import test from 'ava';
+import fc from 'fast-check';
 import { latestCode } from './helpers/browser.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { authorize, clientFor, oauth, partnerWithTraveler, PARTNER_REDIRECT, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
@@ -129,4 +130,31 @@ test('codes lock after five wrong tries; another traveler’s session is not fou
   const locked = await step(ada, 'verify-identity', { code: await latestCode(running.url, ada.email), session, contact_type: 'email', new_value: wanted });
   t.is(locked.status, 410);
   t.is((await jsonOf(locked)).code, 'code_locked');
+});
+
+test('an expired code is 410 and the change must start again', async (t) => {
+  const ada = await traveler();
+  const wanted = uniqueEmail('expired');
+  const { session } = await jsonOf(await step(ada, 'initiate', { contact_type: 'email', new_value: wanted }));
+  await running.service.db.knex('contact_changes').where({ id: session }).update({ expires_at: new Date(Date.now() - 1000) });
+  const expired = await step(ada, 'verify-identity', { code: await latestCode(running.url, ada.email), session, contact_type: 'email', new_value: wanted });
+  t.is(expired.status, 410);
+  t.is((await jsonOf(expired)).code, 'code_expired');
+});
+
+test('property: random and boundary bodies to the three steps never get a 5xx', async (t) => {
+  const ada = await traveler();
+  const { session } = await jsonOf(await step(ada, 'initiate', { contact_type: 'email', new_value: uniqueEmail('fuzz') }));
+  const text = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('', 'email', 'phone', '+447700900123', 'a@b.co', session, `${session}.x`, '000000', '\u0000'));
+  const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 2 }));
+  const body = fc.oneof(fc.dictionary(fc.constantFrom('contact_type', 'new_value', 'code', 'session', 'access_token', 'x'), value, { maxKeys: 5 }), value);
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom('initiate', 'verify-identity', 'confirm'), body, async (name, sent) => {
+      const response = await step(ada, name, sent);
+      await response.arrayBuffer();
+      return response.status < 500;
+    }),
+    { numRuns: 100 },
+  );
+  t.pass();
 });

@@ -132,6 +132,7 @@ test.serial('profile photo: raw or multipart, its type told from the bytes, at m
   t.is(lying.status, 400);
   t.is((await jsonOf(lying)).fields.photo.rule, 'image_type');
   t.is((await photo({ body: GIF, type: 'image/jpeg' })).status, 400, 'a GIF is not one of the three');
+  t.is((await photo({ body: PNG.subarray(0, 8), type: 'image/png' })).status, 400, 'a file cut short is no image');
   t.is((await photo({ body: PNG, type: 'text/plain' })).status, 415);
   t.is((await photo({ body: Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]), type: 'image/png' })).status, 413);
   const noField = new FormData();
@@ -144,4 +145,19 @@ test.serial('profile photo: raw or multipart, its type told from the bytes, at m
   t.is((await photo({ method: 'DELETE' })).status, 204);
   t.is((await photo()).status, 404);
   t.is((await jsonOf(await call('me'))).profile_photo_url, null);
+});
+
+test('property: random bytes and content types to the photo upload never get a 5xx', async (t) => {
+  const own = await partnerWithTraveler(running, 'Photo Fuzz', 'profile.read profile.write', 'profile-tests');
+  const bytes = fc.oneof(fc.uint8Array({ maxLength: 512 }), fc.constantFrom(PNG, JPEG, GIF).chain((start) => fc.uint8Array({ maxLength: 64 }).map((tail) => Buffer.concat([start.subarray(0, 8), Buffer.from(tail)]))));
+  const type = fc.constantFrom('image/png', 'image/jpeg', 'image/webp', 'image/gif', 'application/octet-stream', 'text/plain', 'multipart/form-data; boundary=x');
+  await fc.assert(
+    fc.asyncProperty(bytes, type, async (body, contentType) => {
+      const response = await photo({ body: Buffer.from(body), type: contentType, bearer: own.token, key: own.apiKey });
+      await response.arrayBuffer();
+      return response.status < 500;
+    }),
+    { numRuns: 100 },
+  );
+  t.pass();
 });

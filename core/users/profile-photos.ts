@@ -24,7 +24,8 @@ export class ProfilePhotos {
     if (bytes.length > PHOTO_MAX_BYTES) {
       throw new ValidationError([{ field: 'photo', rule: 'max_size', message: 'a profile photo is at most 5 MiB' }]);
     }
-    const type = (await fileTypeFromBuffer(bytes))?.mime;
+    // A file cut short can make the detector fail rather than answer: it is no image either way.
+    const type = (await fileTypeFromBuffer(bytes).catch(() => undefined))?.mime;
     if (!type || !PHOTO_TYPES.includes(type)) {
       throw new ValidationError([{ field: 'photo', rule: 'image_type', message: 'the photo must be a JPEG, PNG or WebP image (judged from its bytes)' }]);
     }
