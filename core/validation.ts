@@ -3,7 +3,7 @@
  * that failed (`required`, `type`, `min_length`, `format`, `enum`, `unknown_field`, ...) in words that
  * say what to send instead.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ValidationError, type FieldError } from './errors.js';
 
 /** Parses `input` with `schema` or throws ValidationError; `prefix` names where the input came from. */
@@ -88,4 +88,19 @@ function customOr(message: string, fallback: string): string {
 function article(expected: string): string {
   const noun = expected === 'nonoptional' ? 'a value' : expected;
   return /^[aeiou]/.test(noun) ? `an ${noun}` : noun === 'a value' ? noun : `a ${noun}`;
+}
+
+/** A calendar day, YYYY-MM-DD, between 1900 and 2999: the range PostgreSQL and people's lives share. */
+export const CalendarDate = z.iso
+  .date()
+  .refine((day) => day >= '1900-01-01' && day <= '2999-12-31', 'a date between 1900-01-01 and 2999-12-31');
+
+/** Free text that PostgreSQL can store (no NUL character), trimmed, within `min` and `max` characters. */
+export function Text(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((text) => !text.includes('\u0000'), 'must not contain NUL characters');
 }

@@ -5,6 +5,8 @@
  * check, not this one's: a client's Content-Type is only a claim.
  */
 import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { ValidationError } from '../core/errors.js';
@@ -20,33 +22,34 @@ export interface UploadSpec {
 
 export function imageUpload(spec: UploadSpec) {
   const tooLarge = () => new HttpProblem(413, 'payload_too_large', `The file is larger than ${Math.round(spec.maxBytes / 1024 / 1024)} MiB: send a smaller one.`);
-  const multipart = koaBody({
-    multipart: true,
-    json: false,
-    urlencoded: false,
-    text: false,
-    formidable: { maxFiles: 1, maxFileSize: spec.maxBytes, maxTotalFileSize: spec.maxBytes, maxFields: 10 },
-  });
+  // Each form is written into a directory of its own, removed afterwards whatever happened: formidable
+  // leaves what it wrote when it gives up part-way.
+  const multipart = (uploadDir: string) =>
+    koaBody({
+      multipart: true,
+      json: false,
+      urlencoded: false,
+      text: false,
+      // One file, and little else: a form's text fields are held in memory, so they get a small budget.
+      formidable: { uploadDir, maxFiles: 1, maxFileSize: spec.maxBytes, maxTotalFileSize: spec.maxBytes, maxFields: 10, maxFieldsSize: 64 * 1024 },
+    });
 
   return async function readUpload(ctx: Context, next: Next): Promise<void> {
     if (Number(ctx.get('content-length')) > spec.maxBytes + 64 * 1024) throw tooLarge();
     if (ctx.is(...spec.types)) {
       ctx.state.upload = await readRaw(ctx, spec.maxBytes, tooLarge);
     } else if (ctx.is('multipart/form-data')) {
+      const uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), 'upload-'));
       try {
-        await multipart(ctx, async () => undefined);
-      } catch (error) {
-        const status = (error as { httpCode?: number; status?: number }).httpCode ?? (error as { status?: number }).status;
-        if (status === 413) throw tooLarge();
-        throw new HttpProblem(400, 'invalid_body', 'The multipart form could not be read: send it again.');
-      }
-      const files = ctx.request.files?.[spec.field];
-      const file = Array.isArray(files) ? files[0] : files;
-      if (!file) throw new ValidationError([{ field: spec.field, rule: 'required', message: `send the image in the form field "${spec.field}"` }]);
-      try {
+        await multipart(uploadDir)(ctx, async () => undefined);
+        const files = ctx.request.files?.[spec.field];
+        const file = Array.isArray(files) ? files[0] : files;
+        if (!file) throw new ValidationError([{ field: spec.field, rule: 'required', message: `send the image in the form field "${spec.field}"` }]);
         ctx.state.upload = await fs.readFile(file.filepath);
+      } catch (error) {
+        throw translate(error, spec, tooLarge);
       } finally {
-        await fs.rm(file.filepath, { force: true });
+        await fs.rm(uploadDir, { recursive: true, force: true });
       }
     } else {
       throw new HttpProblem(
@@ -69,3 +72,18 @@ async function readRaw(ctx: Context, maxBytes: number, tooLarge: () => Error): P
   }
   return Buffer.concat(chunks);
 }
+
+/** Formidable's refusals in our words: its "too many files" is not "too large". */
+function translate(error: unknown, spec: UploadSpec, tooLarge: () => Error): unknown {
+  if (error instanceof ValidationError) return error;
+  const code = (error as { code?: number }).code;
+  if (code === FORMIDABLE_MAX_FILES_EXCEEDED) {
+    return new ValidationError([{ field: spec.field, rule: 'one_file', message: `send one file, in the form field "${spec.field}"` }]);
+  }
+  const status = (error as { httpCode?: number; status?: number }).httpCode ?? (error as { status?: number }).status;
+  if (status === 413) return tooLarge();
+  return new HttpProblem(400, 'invalid_body', 'The multipart form could not be read: send it again.');
+}
+
+/** formidable's FormidableError code for more files than `maxFiles`. */
+const FORMIDABLE_MAX_FILES_EXCEEDED = 1015;

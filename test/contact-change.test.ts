@@ -41,7 +41,7 @@ function step(who: { partner: PartnerClient; token: string }, name: string, body
 
 async function latestSms(phone: string): Promise<string> {
   const messages = (await jsonOf(await fetch(`${running.url}/sandbox/sms/messages?to=${encodeURIComponent(phone)}`))) as { text: string }[];
-  return /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1] as string;
+  return /\b(\d{8})\b/.exec(messages[0]?.text ?? '')?.[1] as string;
 }
 
 test('an e-mail change end to end; the next sign-in by the new address is the same traveler, the old address a new one', async (t) => {
@@ -108,7 +108,7 @@ test('a phone change: codes by SMS to the new number; the phone is then verified
     await step(ada, 'verify-identity', { code: await latestCode(running.url, ada.email), session, contact_type: 'phone', new_value: phone }),
   );
   const code = await latestSms(phone);
-  t.regex(code, /^\d{6}$/);
+  t.regex(code, /^\d{8}$/);
   const withoutValue = await step(ada, 'confirm', { code, contact_type: 'phone', access_token: accessToken });
   t.is(withoutValue.status, 400);
   t.truthy((await jsonOf(withoutValue)).fields.new_value);
@@ -157,4 +157,12 @@ test('property: random and boundary bodies to the three steps never get a 5xx', 
     { numRuns: 100 },
   );
   t.pass();
+});
+
+test('after review: a contact change can be started 5 times an hour', async (t) => {
+  const ada = await traveler();
+  for (let i = 0; i < 5; i++) t.is((await step(ada, 'initiate', { contact_type: 'email', new_value: uniqueEmail(`try${i}`) })).status, 200);
+  const sixth = await step(ada, 'initiate', { contact_type: 'email', new_value: uniqueEmail('sixth') });
+  t.is(sixth.status, 429);
+  t.is((await jsonOf(sixth)).code, 'too_many_contact_changes');
 });

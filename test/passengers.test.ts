@@ -208,3 +208,23 @@ test('property: random and boundary bodies to every write route never get a 5xx'
   );
   t.pass();
 });
+
+test('after review: odd dates and NULs are 400s; one primary per type also when a type changes; unknown query parameters are ignored; one’s id in capitals is one’s own', async (t) => {
+  t.is((await call('me/passengers', { body: ada({ date_of_birth: '0000-06-15' }) })).status, 400);
+  const passenger = await createPassenger(ada());
+  const documents = `me/passengers/${passenger}/documents`;
+  t.is((await call(documents, { body: { document_type: 'national_id', document_number: 'ID-1', issuing_country_code: 'FR', issuing_authority: 'Pr\u0000fecture' } })).status, 400);
+  t.is((await call(documents, { body: { document_type: 'passport', document_number: 'P123', issuing_country_code: 'FR', expires_on: '0000-01-01' } })).status, 400);
+  const badKtn = await call(documents, { body: { document_type: 'known_traveler_number', document_number: 'ab-1', issuing_country_code: 'US' } });
+  t.is((await jsonOf(badKtn)).fields.document_number.rule, 'known_traveler_number');
+
+  await call(documents, { body: { document_type: 'passport', document_number: 'P1234567', issuing_country_code: 'FR', expires_on: '2031-01-01', is_primary: true } });
+  const ktn = await jsonOf(await call(documents, { body: { document_type: 'known_traveler_number', document_number: 'KTN55555', issuing_country_code: 'US', is_primary: true } }));
+  const retyped = await call(`${documents}/${ktn.id}`, { method: 'PUT', body: { document_type: 'passport', expires_on: '2030-01-01' } });
+  t.is(retyped.status, 200);
+  const primaries = await running.service.db.knex('identity_documents').where({ user_passenger_id: passenger, document_type: 'passport', is_primary: true });
+  t.deepEqual(primaries.map((row: Json) => row.id), [ktn.id], 'the retyped primary is now the only primary passport');
+
+  t.is((await call('me/passengers?limit=10&_=123')).status, 200);
+  t.is((await call(`${userId.toUpperCase()}/passengers`)).status, 200);
+});

@@ -3,6 +3,8 @@
  * `email` and `phone_number` stripped, another traveler's id refused, scopes, and random bodies that
  * never get a 5xx.
  */
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import test from 'ava';
 import fc from 'fast-check';
 import { jsonOf, type Json } from './helpers/http.js';
@@ -160,4 +162,19 @@ test('property: random bytes and content types to the photo upload never get a 5
     { numRuns: 100 },
   );
   t.pass();
+});
+
+test.serial('after review: a form’s file in another field, or two files, are 400s that leave nothing on the disk', async (t) => {
+  const leftovers = async () => (await fs.readdir(os.tmpdir())).filter((name) => name.startsWith('upload-')).length;
+  const before = await leftovers();
+  const elsewhere = new FormData();
+  elsewhere.append('picture', new Blob([JPEG]), 'me.jpg');
+  t.is((await photo({ body: elsewhere })).status, 400);
+  const two = new FormData();
+  two.append('photo', new Blob([JPEG]), 'one.jpg');
+  two.append('photo', new Blob([PNG]), 'two.png');
+  const refused = await photo({ body: two });
+  t.is(refused.status, 400);
+  t.is((await jsonOf(refused)).fields.photo.rule, 'one_file');
+  t.is(await leftovers(), before);
 });

@@ -5,6 +5,7 @@
  */
 import countries from 'i18n-iso-countries';
 import { z } from 'zod';
+import { CalendarDate, Text } from '../validation.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -31,7 +32,7 @@ const PassengerFields = {
   middle_name: Name(1).nullable().optional(),
   last_name: Name(1),
   gender: z.enum(['male', 'female']),
-  date_of_birth: z.iso.date(),
+  date_of_birth: CalendarDate,
   email: z.email().max(255).nullable().optional(),
   phone_number: z
     .string()
@@ -80,11 +81,11 @@ export const EXPIRING_DOCUMENT_TYPES: readonly string[] = ['passport', 'visa', '
 
 const DocumentFields = {
   document_type: z.enum(DOCUMENT_TYPES),
-  document_number: z.string().trim().min(3).max(50).describe('Stored encrypted.'),
+  document_number: Text(3, 50).describe('Stored encrypted.'),
   issuing_country_code: CountryCode,
-  issuing_authority: z.string().trim().min(1).max(100).nullable().optional(),
-  issued_date: z.iso.date().nullable().optional(),
-  expires_on: z.iso.date().nullable().optional().describe('Required for passport, visa and drivers_license.'),
+  issuing_authority: Text(1, 100).nullable().optional(),
+  issued_date: CalendarDate.nullable().optional(),
+  expires_on: CalendarDate.nullable().optional().describe('Required for passport, visa and drivers_license.'),
   nationality_on_document: CountryCode.nullable().optional(),
   birth_country: CountryCode.nullable().optional(),
   is_primary: z.boolean().optional().describe('A primary known_traveler_number document gives the passenger its known_traveler_number.'),

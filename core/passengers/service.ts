@@ -137,8 +137,9 @@ export class PassengerService {
     await trx('user_passengers').where({ user_id: userId, is_default: true }).update({ is_default: false });
   }
 
+  /** Not after today anywhere on earth (UTC+14 is a day ahead of UTC at most). */
   #checkDateOfBirth(date: string): void {
-    if (date > this.deps.clock.now().toISOString().slice(0, 10)) {
+    if (date > new Date(this.deps.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10)) {
       throw new ValidationError([{ field: 'date_of_birth', rule: 'not_in_future', message: 'a date of birth cannot be in the future' }]);
     }
   }
@@ -203,9 +204,14 @@ export class PassengerService {
     await this.deps.db.transaction(async (trx) => {
       await this.#row(trx, userId, passengerId, { forUpdate: true });
       const row = await this.#documentRow(trx, userId, passengerId, documentId);
-      const merged = { document_type: fields.document_type ?? row.document_type, expires_on: 'expires_on' in fields ? fields.expires_on : row.expires_on };
+      const merged = {
+        document_type: fields.document_type ?? row.document_type,
+        document_number: fields.document_number ?? this.#number(row),
+        expires_on: 'expires_on' in fields ? fields.expires_on : row.expires_on,
+      };
       checkDocument(merged);
-      if (fields.is_primary) await this.#clearPrimary(trx, row.user_passenger_id, merged.document_type);
+      // Primary after the change (asked now, or already, with perhaps a new type): the only one of its type.
+      if (fields.is_primary ?? row.is_primary) await this.#clearPrimary(trx, row.user_passenger_id, merged.document_type, row.id);
       await trx('identity_documents')
         .where({ id: row.id })
         .update({
@@ -235,9 +241,12 @@ export class PassengerService {
     return db('identity_documents');
   }
 
-  /** One primary document of a type per passenger. */
-  async #clearPrimary(trx: Knex.Transaction, passengerId: string, type: string): Promise<void> {
-    await trx('identity_documents').where({ user_passenger_id: passengerId, document_type: type, is_primary: true }).update({ is_primary: false });
+  /** One primary document of a type per passenger: the others of `type` stop being primary. */
+  async #clearPrimary(trx: Knex.Transaction, passengerId: string, type: string, except?: string): Promise<void> {
+    await trx('identity_documents')
+      .where({ user_passenger_id: passengerId, document_type: type, is_primary: true })
+      .modify((query) => (except ? query.whereNot({ id: except }) : query))
+      .update({ is_primary: false });
   }
 
   #presentDocument(row: DocumentRow): IdentityDocument {
@@ -262,11 +271,14 @@ function documentColumns(fields: Partial<CreateIdentityDocumentRequest>) {
   return columns;
 }
 
-/** Documents that expire must say when. */
-function checkDocument(fields: { document_type: string; expires_on?: string | null | undefined }): void {
+/** Documents that expire must say when; a known-traveler number has the form a passenger's has. */
+function checkDocument(fields: { document_type: string; document_number: string; expires_on?: string | null | undefined }): void {
   const problems: FieldError[] = [];
   if (EXPIRING_DOCUMENT_TYPES.includes(fields.document_type) && !fields.expires_on) {
     problems.push({ field: 'expires_on', rule: 'required', message: `a ${fields.document_type.replace('_', ' ')} expires: give expires_on` });
+  }
+  if (fields.document_type === 'known_traveler_number' && !/^[A-Za-z0-9]{5,25}$/.test(fields.document_number)) {
+    problems.push({ field: 'document_number', rule: 'known_traveler_number', message: 'a known traveler number is 5 to 25 letters and digits' });
   }
   if (problems.length > 0) throw new ValidationError(problems);
 }

@@ -6,6 +6,7 @@
 import ISO6391 from 'iso-639-1';
 import { z } from 'zod';
 import { minorUnits } from '../money/money.js';
+import { Text } from '../validation.js';
 import { CountryCode } from '../passengers/schemas.js';
 
 const updatedAt = z.iso.datetime({ offset: true }).nullable().describe('When it was last set; null when never.');
@@ -42,7 +43,7 @@ const TravelFields = z.strictObject({
   bag: z.strictObject({ check_bag: z.boolean() }),
   meal: z.strictObject({
     meal_types: z.array(z.enum(['standard', 'vegetarian', 'vegan', 'gluten_free', 'kosher', 'halal', 'diabetic'])).max(7),
-    dietary_notes: z.string().max(500),
+    dietary_notes: Text(0, 500),
   }),
   special_assistance: z.array(z.enum(['wheelchair_assistance', 'visual_impairment', 'hearing_impairment', 'service_animal', 'infant_or_child'])).max(5),
 });

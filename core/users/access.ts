@@ -11,7 +11,7 @@ import type { UserService } from './service.js';
 export const UserIdParam = z.union([z.literal('me'), z.uuid()]).describe('A traveler’s id, or `me` for the traveler whose token is sent.');
 
 export async function resolveUserId(actor: Actor, userid: string, users: UserService): Promise<string> {
-  if (userid === 'me' || userid === actor.userId) return actor.userId;
+  if (userid === 'me' || userid.toLowerCase() === actor.userId.toLowerCase()) return actor.userId;
   if (!actor.isAdmin) {
     throw new ForbiddenError('This token acts for one traveler only: use `me` (or that traveler’s own id) in the path.', 'not_your_user');
   }

@@ -5,19 +5,22 @@
  * body); confirm takes the new contact's code with that token, and the new value reaches the user record,
  * which is the sign-in identity (the next sign-in by e-mail finds the traveler by it).
  *
- * Each step names the same `contact_type` and `new_value`; codes have 6 digits, last 10 minutes and allow
- * 5 tries; each step's secrets are kept as HMACs bound to the change; a traveler has one change at a time.
+ * Each step names the same `contact_type` and `new_value`; codes have 8 digits, last 10 minutes and allow
+ * 5 tries; each step's secrets are kept as HMACs bound to the change; a traveler has one change at a time,
+ * and may start 5 an hour. The code to the current e-mail is all that stands between a stolen token and
+ * the account's sign-in identity, so guessing it must stay hopeless: 25 guesses an hour at 10^8 codes.
  */
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
-import { ConflictError, GoneError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, GoneError, NotFoundError, RateLimitedError, ValidationError } from '../errors.js';
 import type { Mailer, SmsSender } from '../ports.js';
 import { parseOrThrow } from '../validation.js';
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 const MAX_TRIES = 5;
+const STARTS_PER_HOUR = 5;
 
 const ContactType = z.enum(['email', 'phone']);
 const E164 = /^\+[1-9]\d{6,18}$/;
@@ -86,8 +89,15 @@ export class ContactChanges {
     const id = randomUUID();
     const code = newCode();
     await this.deps.db.transaction(async (trx) => {
-      // One change at a time: starting again replaces the one before.
-      await trx('contact_changes').where({ user_id: userId }).whereNot({ stage: 'done' }).delete();
+      // Starts are counted under a lock on the traveler, so two at once cannot both slip under the limit.
+      await trx('users').where({ id: userId }).forUpdate().first('id');
+      const hourAgo = new Date(this.deps.clock.now().getTime() - 3_600_000);
+      const started = await trx('contact_changes').where({ user_id: userId }).where('created_at', '>', hourAgo).count({ count: '*' }).first();
+      if (Number(started?.count ?? 0) >= STARTS_PER_HOUR) {
+        throw new RateLimitedError('A contact change can be started 5 times an hour: wait, then start again.', 3600, 'too_many_contact_changes');
+      }
+      // One change at a time: starting again retires the one before (kept, so that it counts above).
+      await trx('contact_changes').where({ user_id: userId }).whereIn('stage', ['current_contact', 'new_contact']).update({ stage: 'superseded' });
       await trx('contact_changes').insert({
         id,
         user_id: userId,
@@ -96,6 +106,7 @@ export class ContactChanges {
         stage: 'current_contact',
         code_hash: this.#hash(id, 'code', code),
         expires_at: this.#expiry(),
+        created_at: this.deps.clock.now(),
       });
     });
     await this.deps.mailer.send({
@@ -147,7 +158,14 @@ export class ContactChanges {
         const now = this.deps.clock.now();
         if (change.contact_type === 'email') {
           await this.#checkFree(trx, userId, change.new_value);
-          await trx('users').where({ id: userId }).update({ email: change.new_value, updated_at: now });
+          // Another account may take the address between the check and the update: the unique index says so.
+          await trx('users')
+            .where({ id: userId })
+            .update({ email: change.new_value, updated_at: now })
+            .catch((error: unknown) => {
+              if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw inUse();
+              throw error;
+            });
         } else {
           await trx('users').where({ id: userId }).update({ phone_number: change.new_value, phone_verified: true, updated_at: now });
         }
@@ -204,7 +222,7 @@ export class ContactChanges {
     return outcome.change;
   }
 
-  /** Deletes changes whose last code expired a day ago or more, and finished ones. */
+  /** Deletes changes whose last code expired a day ago or more (finished and retired ones too). */
   async sweepExpired(): Promise<number> {
     return this.deps.db('contact_changes').where('expires_at', '<', new Date(this.deps.clock.now().getTime() - 86_400_000)).delete();
   }
@@ -212,7 +230,7 @@ export class ContactChanges {
   /** An e-mail is one account's: the unique index settles races; this check says it plainly first. */
   async #checkFree(db: Knex, userId: string, email: string): Promise<void> {
     const owner: { id: string } | undefined = await db('users').whereRaw('lower(email) = ?', [email]).whereNot({ id: userId }).first('id');
-    if (owner) throw new ConflictError('This e-mail address belongs to another account: choose another one.', 'contact_in_use');
+    if (owner) throw inUse();
   }
 
   #expiry(): Date {
@@ -230,8 +248,14 @@ function normalized(type: 'email' | 'phone', value: string): string {
   return type === 'email' ? value.trim().toLowerCase() : value.trim();
 }
 
+const UNIQUE_VIOLATION = '23505';
+
+function inUse(): ConflictError {
+  return new ConflictError('This e-mail address belongs to another account: choose another one.', 'contact_in_use');
+}
+
 function newCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+  return String(randomInt(0, 100_000_000)).padStart(8, '0');
 }
 
 function invalidToken(): Error {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CalendarDate } from '../validation.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -37,7 +38,7 @@ export const UpdateUserRequest = z
     middle_name: Name(1).nullable().optional(),
     last_name: Name(1).nullable().optional(),
     suffix: z.string().regex(/^[A-Za-z]{1,10}$/, '1 to 10 letters, such as Jr or III').nullable().optional(),
-    date_of_birth: z.iso.date().nullable().optional(),
+    date_of_birth: CalendarDate.nullable().optional(),
     gender: z.enum(['male', 'female']).nullable().optional(),
     known_traveler_number: z.string().regex(/^[A-Za-z0-9]{5,25}$/, '5 to 25 letters and digits').nullable().optional(),
     profile_photo_url: z.url({ protocol: /^https?$/ }).max(2048).nullable().optional(),

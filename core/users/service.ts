@@ -24,7 +24,8 @@ export class UserService {
   async updateUser(userId: string, input: unknown): Promise<User> {
     const { email: _email, phone_number: _phone, ...fields } = parseOrThrow(UpdateUserRequest, input);
     const now = this.#clock.now();
-    if (fields.date_of_birth && fields.date_of_birth > now.toISOString().slice(0, 10)) {
+    // Not after today anywhere on earth (UTC+14 is a day ahead of UTC at most).
+    if (fields.date_of_birth && fields.date_of_birth > new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10)) {
       throw new ValidationError([{ field: 'date_of_birth', rule: 'not_in_future', message: 'a date of birth cannot be in the future' }]);
     }
     if (Object.keys(fields).length > 0) await this.#db('users').where({ id: userId }).update({ ...fields, updated_at: now });

@@ -22,7 +22,7 @@ const Created = z.object({ id: z.uuid() }).meta({ id: 'Created' });
 const UserPath = z.object({ userid: UserIdParam });
 const PassengerPath = UserPath.extend({ passengerid: z.string().describe('The saved passenger’s id.') });
 const DocumentPath = PassengerPath.extend({ documentid: z.string().describe('The identity document’s id.') });
-const ListQuery = z.strictObject({
+const ListQuery = z.object({
   departure_date: z.iso.date().optional().describe('Work out each traveler_type at this day of travel instead of today.'),
 });
 

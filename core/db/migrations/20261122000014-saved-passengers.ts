@@ -51,6 +51,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     `ALTER TABLE identity_documents ADD CONSTRAINT identity_documents_expiry CHECK (expires_on IS NOT NULL OR document_type NOT IN ('passport', 'visa', 'drivers_license'))`,
   );
+  await knex.raw('CREATE UNIQUE INDEX identity_documents_one_primary ON identity_documents (user_passenger_id, document_type) WHERE is_primary');
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -19,7 +19,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['user_id']);
   });
-  await knex.raw(`ALTER TABLE contact_changes ADD CONSTRAINT contact_changes_stage CHECK (stage IN ('current_contact', 'new_contact', 'done'))`);
+  await knex.raw(`ALTER TABLE contact_changes ADD CONSTRAINT contact_changes_stage CHECK (stage IN ('current_contact', 'new_contact', 'done', 'superseded'))`);
 }
 
 export async function down(knex: Knex): Promise<void> {
