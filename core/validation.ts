@@ -104,3 +104,13 @@ export function Text(min: number, max: number) {
     .max(max)
     .refine((text) => !text.includes('\u0000'), 'must not contain NUL characters');
 }
+
+/** A person's name as passports print it: letters of any script, spaces, hyphens and apostrophes. */
+export function PersonName(min: number) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(100)
+    .regex(/^[\p{L}][\p{L}\p{M} '’-]*$/u, 'letters, spaces, hyphens and apostrophes only');
+}

@@ -5,7 +5,7 @@
  */
 import countries from 'i18n-iso-countries';
 import { z } from 'zod';
-import { CalendarDate, Text } from '../validation.js';
+import { CalendarDate, PersonName as Name, Text } from '../validation.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -14,15 +14,6 @@ export const CountryCode = z
   .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 country code in capitals, such as GB')
   .refine((code) => countries.isValid(code), 'not an ISO 3166-1 country code')
   .describe('ISO 3166-1 alpha-2 country code, such as GB.');
-
-/** Letters (of any script), spaces, hyphens and apostrophes, as names are printed in passports. */
-const Name = (min: number) =>
-  z
-    .string()
-    .trim()
-    .min(min)
-    .max(100)
-    .regex(/^[\p{L}][\p{L}\p{M} '’-]*$/u, 'letters, spaces, hyphens and apostrophes only');
 
 export const TravelerType = z.enum(['adult', 'child', 'infant']).describe('IATA bands: infant under 2, child 2 to 11, adult 12 and over.');
 export type TravelerType = z.infer<typeof TravelerType>;

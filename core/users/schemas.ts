@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalendarDate } from '../validation.js';
+import { CalendarDate, PersonName as Name } from '../validation.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -22,15 +22,6 @@ export const User = z
   })
   .meta({ id: 'User', description: 'A traveler.' });
 export type User = z.infer<typeof User>;
-
-/** Letters (of any script), spaces, hyphens and apostrophes, as names are printed in passports. */
-const Name = (min: number) =>
-  z
-    .string()
-    .trim()
-    .min(min)
-    .max(100)
-    .regex(/^[\p{L}][\p{L}\p{M} '’-]*$/u, 'letters, spaces, hyphens and apostrophes only');
 
 export const UpdateUserRequest = z
   .strictObject({
