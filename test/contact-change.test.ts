@@ -8,12 +8,11 @@ import test from 'ava';
 import fc from 'fast-check';
 import { latestCode } from './helpers/browser.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { authorize, clientFor, oauth, partnerWithTraveler, PARTNER_REDIRECT, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
+import { authorize, clientFor, oauth, PARTNER_REDIRECT, partnerWithTraveler, type PartnerClient, uniqueEmail, userIdOf } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
 
-const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString('utf8'));
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
@@ -28,7 +27,7 @@ async function traveler(): Promise<{ partner: PartnerClient; token: string; emai
   const email = uniqueEmail('contact');
   const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
   const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read profile.write', traveler: { email } });
-  return { partner, token: tokens.access_token, email, userId: claims(tokens.access_token)['custom:user_id'] };
+  return { partner, token: tokens.access_token, email, userId: userIdOf(tokens.access_token) };
 }
 
 function step(who: { partner: PartnerClient; token: string }, name: string, body: Json) {
@@ -74,10 +73,10 @@ test('an e-mail change end to end; the next sign-in by the new address is the sa
   // The next sign-in by the new address finds Ada; the old one makes a new account.
   const config = await clientFor(running, ada.partner.clientId, oauth.ClientSecretBasic(ada.partner.clientSecret));
   const again = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', traveler: { email: newEmail } });
-  t.is(claims(again.tokens.access_token)['custom:user_id'], ada.userId);
+  t.is(userIdOf(again.tokens.access_token), ada.userId);
   t.is(again.outcome.codeDigits, 8, 'a returning traveler');
   const old = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', traveler: { email: ada.email } });
-  t.not(claims(old.tokens.access_token)['custom:user_id'], ada.userId);
+  t.not(userIdOf(old.tokens.access_token), ada.userId);
   t.is(old.outcome.codeDigits, 6, 'a new traveler');
 });
 

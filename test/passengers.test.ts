@@ -8,7 +8,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { jsonOf, type Json } from './helpers/http.js';
-import { partnerWithTraveler } from './helpers/oauth.js';
+import { partnerWithTraveler, userIdOf } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -19,7 +19,6 @@ let otherToken: string;
 let otherUserId: string;
 let readOnlyToken: string;
 
-const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString('utf8'));
 const day = (offsetDays: number, from = new Date()) => new Date(from.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 const yearsAgo = (years: number, plusDays = 0) => {
   const date = new Date();
@@ -34,10 +33,10 @@ test.before(async () => {
   const first = await partnerWithTraveler(running, 'Passenger Air', 'passengers.read passengers.write', 'passenger-tests');
   apiKey = first.apiKey;
   token = first.token;
-  userId = claims(token)['custom:user_id'];
+  userId = userIdOf(token);
   const second = await partnerWithTraveler(running, 'Passenger Air Two', 'passengers.read passengers.write');
   otherToken = second.token;
-  otherUserId = claims(otherToken)['custom:user_id'];
+  otherUserId = userIdOf(otherToken);
   otherKey = second.apiKey;
   const reader = await partnerWithTraveler(running, 'Passenger Reader', 'passengers.read');
   readOnlyToken = reader.token;
@@ -142,7 +141,7 @@ test('at most one default passenger, also when two requests make one at the same
   const fresh = await partnerWithTraveler(running, 'Default Air', 'passengers.read passengers.write');
   for (let round = 0; round < 5; round++) {
     await Promise.all([1, 2, 3].map((n) => createPassenger(ada({ first_name: `Default${'x'.repeat(n)}`, is_default: true }), fresh.token, fresh.apiKey)));
-    const defaults = await running.service.db.knex('user_passengers').where({ user_id: claims(fresh.token)['custom:user_id'], is_default: true }).whereNull('deleted_at');
+    const defaults = await running.service.db.knex('user_passengers').where({ user_id: userIdOf(fresh.token), is_default: true }).whereNull('deleted_at');
     t.is(defaults.length, 1, `round ${round}`);
   }
   const list = await jsonOf(await call('me/passengers', { bearer: fresh.token, key: fresh.apiKey }));

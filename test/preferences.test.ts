@@ -6,7 +6,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { jsonOf, type Json } from './helpers/http.js';
-import { partnerWithTraveler } from './helpers/oauth.js';
+import { partnerWithTraveler, userIdOf } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -15,13 +15,12 @@ let token: string;
 let userId: string;
 let reader: { apiKey: string; token: string };
 
-const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString('utf8'));
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
   await running.service.partners.setPlan({ id: 'preference-tests', requests_per_second: 10_000, burst: 10_000, requests_per_day: 1_000_000 });
   ({ apiKey, token } = await partnerWithTraveler(running, 'Preference Air', 'preferences.read preferences.write', 'preference-tests'));
-  userId = claims(token)['custom:user_id'];
+  userId = userIdOf(token);
   reader = await partnerWithTraveler(running, 'Preference Reader', 'preferences.read');
 });
 test.after.always(async () => {
@@ -88,7 +87,7 @@ test('scopes and ownership: reading needs preferences.read, setting preferences.
   const refused = await call('me/preferences/locale', { body: { language_code: 'en', region_code: 'GB', currency_code: 'GBP' }, bearer: reader.token, key: reader.apiKey });
   t.is(refused.status, 403);
   t.is((await jsonOf(refused)).scope, 'preferences.write');
-  t.is((await call(`${claims(reader.token)['custom:user_id']}/preferences/locale`)).status, 403);
+  t.is((await call(`${userIdOf(reader.token)}/preferences/locale`)).status, 403);
 });
 
 test('property: random and boundary bodies to every preference route never get a 5xx', async (t) => {

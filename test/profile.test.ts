@@ -8,7 +8,7 @@ import os from 'node:os';
 import test from 'ava';
 import fc from 'fast-check';
 import { jsonOf, type Json } from './helpers/http.js';
-import { partnerWithTraveler } from './helpers/oauth.js';
+import { partnerWithTraveler, userIdOf } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -16,13 +16,12 @@ let apiKey: string;
 let token: string;
 let userId: string;
 
-const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] as string, 'base64url').toString('utf8'));
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
   await running.service.partners.setPlan({ id: 'profile-tests', requests_per_second: 10_000, burst: 10_000, requests_per_day: 1_000_000 });
   ({ apiKey, token } = await partnerWithTraveler(running, 'Profile Air', 'profile.read profile.write', 'profile-tests'));
-  userId = claims(token)['custom:user_id'];
+  userId = userIdOf(token);
 });
 test.after.always(async () => {
   await running?.close();
@@ -83,7 +82,7 @@ test('field rules name each field; unknown fields are refused', async (t) => {
 
 test('another traveler’s id is 403; changing needs profile.write', async (t) => {
   const other = await partnerWithTraveler(running, 'Profile Reader', 'profile.read');
-  t.is((await call(claims(other.token)['custom:user_id'])).status, 403);
+  t.is((await call(userIdOf(other.token))).status, 403);
   const refused = await call('me', { body: { first_name: 'Ada' }, bearer: other.token, key: other.apiKey });
   t.is(refused.status, 403);
   t.is((await jsonOf(refused)).scope, 'profile.write');

@@ -7,7 +7,7 @@ import { ProviderRejectedError } from '../core/errors.js';
 import { ProviderBAdapter } from '../providers/flights/provider-b/adapter.js';
 import { MAGIC_OFFERS } from '../providers/flights/provider-b/sandbox.js';
 import { jsonOf } from './helpers/http.js';
-import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
+import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail, userIdOf } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -22,7 +22,7 @@ const sandbox = () => `${running.config.sandboxUrl}/flights/provider_b`;
 
 /** A saved passenger of the token's traveler, stored as the passengers routes store one. */
 async function savedPassengerOf(bearer: string): Promise<string> {
-  const userId = JSON.parse(Buffer.from(bearer.split('.')[1] as string, 'base64url').toString('utf8'))['custom:user_id'];
+  const userId = userIdOf(bearer);
   const [row] = await running.service.db
     .knex('user_passengers')
     .insert({ user_id: userId, first_name: 'Ada', last_name: 'Lovelace', gender: 'female', date_of_birth: '1985-12-10' })

@@ -2,6 +2,7 @@
  * The authorization-code flow with PKCE as a client runs it, with openid-client (a certified OAuth
  * client library), and a traveler who signs in on the hosted pages with the code from the mail sandbox.
  */
+import { decodeJwt } from 'jose';
 import assert from 'node:assert/strict';
 import * as oauth from 'openid-client';
 import type { RunningService } from './service.js';
@@ -144,4 +145,9 @@ export async function partnerWithTraveler(running: RunningService, name: string,
   const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
   const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope, traveler: { email: uniqueEmail() } });
   return { ...partner, token: tokens.access_token };
+}
+
+/** The traveler an access token stands for (its `custom:user_id` claim). */
+export function userIdOf(accessToken: string): string {
+  return decodeJwt(accessToken)['custom:user_id'] as string;
 }
