@@ -94,6 +94,8 @@ export interface ServiceOptions {
   toolCallLimit?: Limit;
   /** Called if the embedded database dies while the service runs. */
   onEmbeddedCrash?(error: Error): void;
+  /** How long a pooled database connection may sit idle before it is closed (tests shorten it). */
+  databaseIdleTimeoutMs?: number;
 }
 
 export interface Service {
@@ -121,6 +123,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolMax: config.databasePoolMax,
+    idleTimeoutMs: options.databaseIdleTimeoutMs,
     onEmbeddedCrash: options.onEmbeddedCrash,
   });
   let redis: Redis | undefined;

@@ -17,6 +17,8 @@ export interface DatabaseOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolMax: number;
+  /** How long a pooled connection may sit idle before the pool closes it (default 30 s). */
+  idleTimeoutMs?: number | undefined;
   /** Called if the embedded database dies while the process runs. */
   onEmbeddedCrash?(error: Error): void;
 }
@@ -35,7 +37,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const knex = knexFactory({
       client: 'pg',
       connection: { connectionString: options.databaseUrl, keepAlive: true },
-      pool: { min: 0, max: options.poolMax },
+      pool: { min: 0, max: options.poolMax, ...idleTimeout(options.idleTimeoutMs) },
       acquireConnectionTimeout: 10_000,
       compileSqlOnError: false,
     });
@@ -46,7 +48,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const knex = knexFactory({
     client: 'pg',
     connection: { host: server.socketDir, port: server.port, user: 'postgres', database: 'postgres' },
-    pool: { min: 0, max: 1 },
+    // PGlite has one backend session, shared by every connection made to it over time: a new connection
+    // would find the named statements, settings, advisory locks and temporary tables of the one before
+    // (a `pg` client prepares its statements again and fails with 42P05). So the one connection is kept
+    // for the process's life (min 1: never closed for being idle), and should it still be lost and made
+    // again, the session is wiped first.
+    pool: { min: 1, max: 1, afterCreate: discardSession, ...idleTimeout(options.idleTimeoutMs) },
     acquireConnectionTimeout: 30_000,
     compileSqlOnError: false,
   });
@@ -61,6 +68,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     }),
   };
+}
+
+/** Forgets everything the shared PGlite session holds (statements, settings, locks, temporary tables). */
+function discardSession(connection: pg.Client, done: (error: Error | null, connection: pg.Client) => void): void {
+  connection.query('DISCARD ALL').then(
+    () => done(null, connection),
+    (error: Error) => done(error, connection),
+  );
+}
+
+function idleTimeout(ms: number | undefined) {
+  return ms ? { idleTimeoutMillis: ms, reapIntervalMillis: Math.min(1000, ms) } : {};
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -24,17 +24,20 @@ export function tempDir(prefix = 'tp-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Starts a service; pass `database` to share one database between several instances. */
+/**
+ * Starts a service; pass `database` to share one database between several instances, or `embedded` to
+ * run on the embedded PostgreSQL in the data directory (the default a newcomer gets), as `npm start` does.
+ */
 export async function startService(
   env: Record<string, string> = {},
-  options: ServiceOptions & { database?: TestDatabase } = {},
+  options: ServiceOptions & { database?: TestDatabase; embedded?: boolean } = {},
 ): Promise<RunningService> {
-  const database = options.database ?? (await createTestDatabase());
+  const database = options.embedded ? undefined : (options.database ?? (await createTestDatabase()));
   const dataDir = tempDir();
   // The port is known before the service is built: its sandbox adapters call it back over HTTP.
   const port = await freePort();
   const config = loadConfig({
-    DATABASE_URL: database.url,
+    ...(database ? { DATABASE_URL: database.url } : {}),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     SANDBOX: '1',
@@ -63,7 +66,7 @@ export async function startService(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await service.close();
-      if (!options.database) await database.drop();
+      if (database && !options.database) await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
