@@ -28,22 +28,19 @@ async function start(config: Config): Promise<void> {
   const server = http.createServer(service.app.callback());
   server.keepAliveTimeout = 65_000;
   try {
+    // The port first: a port in use stops the start before anything is created (the demo partner's key
+    // is shown once, and would be lost with a process that could not serve it).
+    await listen(server, config);
     if (service.db.embedded) admin = await startAdminSocket(config.dataDir, { partners: service.partners, clients: service.partnerClients }, logger);
     if (config.sandbox) await announceDemoPartner(service, config);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
   } catch (error) {
+    server.close();
     await admin?.close();
     await service.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  logger.info({ port, base_url: config.baseUrl, embedded_db: service.db.embedded, sandbox: config.sandbox }, 'listening');
+  logger.info({ port, base_url: config.baseUrl, embedded_db: service.db.embedded, sandbox: config.sandbox, node: process.version }, 'listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -59,6 +56,21 @@ async function start(config: Config): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Binds the HTTP port; a port that is taken or not ours to use is a start-up error naming PORT. */
+async function listen(server: http.Server, config: Config): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') throw new ConfigError(`PORT: ${config.port} is already in use on ${config.host}: stop the process holding it, or set PORT to a free port (0 picks one).`);
+    if (error.code === 'EACCES') throw new ConfigError(`PORT: ${config.port} needs privileges this process lacks on ${config.host}: set PORT to 1024 or above.`);
+    throw error;
+  });
 }
 
 /** The demo key goes to stderr, for the person starting the service: stdout carries JSON log lines. */
@@ -81,11 +93,6 @@ try {
   await start(loadConfig());
 } catch (error) {
   const known = error instanceof ConfigError || error instanceof DataDirectoryLockedError;
-  const listenProblem = ['EADDRINUSE', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '');
-  if (known || listenProblem) {
-    console.error((error as Error).message);
-  } else {
-    console.error(`The service could not start: ${(error as Error).stack ?? String(error)}`);
-  }
+  console.error(known ? (error as Error).message : `The service could not start: ${(error as Error).stack ?? String(error)}`);
   process.exitCode = known ? 2 : 1;
 }

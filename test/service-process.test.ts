@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import test from 'ava';
 import { lockDataDirectory } from '../core/db/lock.js';
@@ -36,8 +37,9 @@ function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ru
   });
 }
 
-async function startMain(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], { env });
+async function startMain(env: NodeJS.ProcessEnv, command: string[] = [process.execPath, '--import', 'tsx', 'main.ts']): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  const [program, ...args] = command as [string, ...string[]];
+  const child = spawn(program, args, { env });
   let output = '';
   child.stderr?.on('data', (chunk) => (output += chunk));
   const port = await new Promise<number>((resolve, reject) => {
@@ -168,6 +170,45 @@ test.serial('npm start on a fresh data directory: embedded database, demo partne
   }
   t.is(await exited(again.child), 0);
   fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.serial('SIGTERM to the PID that `npm start` started stops the service gracefully, within the grace period', async (t) => {
+  const dataDir = tempDir('tp-npm-start-');
+  const env = withoutDatabase({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_GRACE_SECONDS: '5' });
+  // What `kill $!`, systemd and container runtimes do: signal the process they started, npm here.
+  const { child, port, output } = await startMain(env, ['npm', 'start']);
+  try {
+    t.is((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+    const started = Date.now();
+    child.kill('SIGTERM');
+    t.is(await exited(child), 0, output());
+    t.true(Date.now() - started < 5000, `stopped after ${Date.now() - started} ms`);
+    t.regex(output(), /"signal":"SIGTERM".*"msg":"stopping/);
+    t.regex(output(), /"msg":"stopped"/);
+    // The service itself is gone, not only npm: its port is closed and its data directory is free.
+    await t.throwsAsync(fetch(`http://127.0.0.1:${port}/healthz`));
+    await (await lockDataDirectory(dataDir)).release();
+  } finally {
+    child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test.serial('a port in use stops the start with exit code 2 and one line naming PORT, before the demo partner is made', async (t) => {
+  const holder = net.createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as net.AddressInfo;
+  const dataDir = tempDir('tp-port-');
+  try {
+    const result = await run('main.ts', [], withoutDatabase({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' }));
+    t.is(result.status, 2);
+    const lines = result.stderr.trim().split('\n').filter((line) => !line.startsWith('oidc-provider WARNING'));
+    t.deepEqual(lines, [`PORT: ${port} is already in use on 127.0.0.1: stop the process holding it, or set PORT to a free port (0 picks one).`]);
+    t.false(fs.existsSync(path.join(dataDir, 'demo-credentials.json')), 'no demo key was made and lost');
+  } finally {
+    holder.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test.serial('the admin command line on DATABASE_URL: plans, partners, keys, and errors on stderr', async (t) => {
