@@ -12,6 +12,7 @@ import { loadConfig } from '../config.js';
 import { authorize, clientFor, oauth, PARTNER_REDIRECT } from '../test/helpers/oauth.js';
 import { freePort, type RunningService } from '../test/helpers/service.js';
 import { reportToParent } from './child.js';
+import { ensureDatabase } from './ensure-database.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-bench-'));
 // The port is known before the service is built: its issuer URL and sandbox adapters name it.
@@ -24,6 +25,7 @@ const config = loadConfig({
   PORT: String(port),
   BASE_URL: `http://127.0.0.1:${port}`,
 });
+if (config.databaseUrl) await ensureDatabase(config.databaseUrl);
 // One traveler's agent sends every tool call of the run: no limit on it here.
 const service = await createService(config, { toolCallLimit: { points: 1_000_000_000, duration: 60 } });
 await service.partners.setPlan({ id: 'benchmark', requests_per_second: 1_000_000, burst: 1_000_000, requests_per_day: 1_000_000_000 });

@@ -21,6 +21,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import autocannon from 'autocannon';
 import type { OfferNormalizer } from '../core/flights/offer-normalizer.js';
 import { Offer } from '../core/flights/offer-schemas.js';
@@ -196,6 +197,7 @@ const targets: Target[] = [
 ];
 
 try {
+  console.log(`Node.js ${process.version} (${process.platform}-${process.arch}), ${os.cpus().length} cores, ${process.env.DATABASE_URL ? 'PostgreSQL of DATABASE_URL' : 'the embedded database'}.`);
   console.log(`Warming up (2 s per target), then ${rounds} interleaved rounds of ${seconds} s, ${connections} keep-alive connections.`);
   for (const target of targets) await measure(target, 2);
   const results = new Map<Target, Round[]>(targets.map((target) => [target, []]));
