@@ -73,7 +73,7 @@ export class ToolServers {
       const missing = tool.scopes.find((scope) => actor.scopes && !actor.scopes.has(scope));
       if (missing) throw new InsufficientScopeError(missing);
       const input = parseOrThrow(tool.input, args ?? {});
-      const output = await tool.run(input, { actor, owner: { userId: actor.userId, partnerId: actor.partnerId }, services: this.deps.services });
+      const output = await tool.run(input, { actor, owner: { userId: actor.userId, partnerId: actor.partnerId, door: 'tools' }, services: this.deps.services });
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
     } catch (error) {
       return toolError(error, { logger: this.deps.logger, tool: name, requestId: extra.authInfo?.extra?.requestId as string | undefined });

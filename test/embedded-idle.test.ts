@@ -7,7 +7,8 @@
  * fresh session and cannot show this class of failure.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import type pg from 'pg';
 import { jsonOf } from './helpers/http.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, uniqueEmail, userIdOf } from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
@@ -23,7 +24,7 @@ test.after.always(async () => {
   await running?.close();
 });
 
-async function signInAndReadTraveler(t: import('ava').ExecutionContext, partner: Awaited<ReturnType<typeof createPartnerClient>>, email: string) {
+async function signInAndReadTraveler(t: ExecutionContext, partner: Awaited<ReturnType<typeof createPartnerClient>>, email: string) {
   const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
   const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', traveler: { email } });
   const response = await fetch(`${running.url}/v1/users/me`, { headers: { 'x-api-key': partner.apiKey, authorization: `Bearer ${tokens.access_token}` } });
@@ -49,7 +50,7 @@ test.serial('a connection that is lost and opened again finds a clean session', 
   const { knex } = running.service.db;
   // What a dropped connection leaves in PGlite's one session: a named statement, a setting, an advisory
   // lock, a temporary table. The next connection must not trip over any of them.
-  const connection = (await knex.client.acquireConnection()) as import('pg').Client;
+  const connection = (await knex.client.acquireConnection()) as pg.Client;
   await connection.query({ name: 'leftover_statement', text: 'select 1', values: [] });
   await connection.query("set statement_timeout = '1ms'");
   await connection.query('select pg_advisory_lock(4242)');

@@ -249,7 +249,7 @@ test('a partner’s agent reaches the partner’s offers: seat maps of a provide
   const unknown = await call(client, 'get_offer_details', { provider_id: 'provider_b', offer_id: '6f1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f40' });
   t.is(unknown.error.code, 'offer_not_found');
 
-  // Another traveler's self-registered agent does not reach this partner's offers.
+  // The offer is this traveler's now (their agent used it first): another traveler's agent does not reach it.
   const { token: stranger } = await toolToken('bookings.write');
   const foreign = await jsonOf(await rpc(toolCall('get_offer_details', { provider_id: 'provider_b', offer_id: created.offer_id }), { authorization: `Bearer ${stranger}` }));
   t.true(foreign.result.isError);

@@ -27,7 +27,7 @@ test.after.always(async () => {
   await running?.close();
 });
 
-const search = (request: Record<string, unknown>) => running.service.flightSearch.search({ partnerId }, request);
+const search = (request: Record<string, unknown>) => running.service.flightSearch.search({ partnerId, door: 'rest' }, request);
 
 test('search: normalized results, cheapest first, kept for 30 minutes', async (t) => {
   const result = await search({ origin: 'lhr', destination: 'JFK', departure_date: inDays(30), currency: 'GBP' });
@@ -79,7 +79,7 @@ test('search: bad requests name their fields; nothing is asked of the provider',
 test('create offer: the result is checked with the provider, then stored as the partner’s offer', async (t) => {
   const result = await search({ origin: 'LHR', destination: 'JFK', departure_date: inDays(30), currency: 'GBP' });
   const chosen = result.offers[2];
-  const created = await running.service.flightSearch.createOffer({ partnerId }, { search_id: result.search_id, result_id: chosen?.id });
+  const created = await running.service.flightSearch.createOffer({ partnerId, door: 'rest' }, { search_id: result.search_id, result_id: chosen?.id });
   t.false(created.price_changed);
   t.is(created.offer.total_amount, '512.46');
   t.is(created.offer.id, created.offer_id);
@@ -94,11 +94,11 @@ test('create offer: the result is checked with the provider, then stored as the 
   t.is((await jsonOf(read)).total_amount, '512.46');
 
   const other = await running.service.partners.createPartner({ name: 'Other Search Air' });
-  await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId: other.partner_id }, { search_id: result.search_id, result_id: chosen?.id }), {
+  await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId: other.partner_id, door: 'rest' }, { search_id: result.search_id, result_id: chosen?.id }), {
     instanceOf: NotFoundError,
     message: /search again/,
   });
-  const unknown = await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId }, { search_id: result.search_id, result_id: 'nope' }), { instanceOf: NotFoundError });
+  const unknown = await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId, door: 'rest' }, { search_id: result.search_id, result_id: 'nope' }), { instanceOf: NotFoundError });
   t.is(unknown?.code, 'search_result_not_found');
 });
 
@@ -107,7 +107,7 @@ async function createMagic(destination: string) {
   const result = await search({ origin: 'LHR', destination, departure_date: inDays(20), currency: 'EUR' });
   const row = await running.service.db.knex('flight_searches').where({ id: result.search_id }).first();
   stored.set(destination, async () => (await running.service.db.knex('offers').where({ provider_offer_id: row.results[0].native.data[0].booking_token })).length > 0);
-  return running.service.flightSearch.createOffer({ partnerId }, { search_id: result.search_id, result_id: result.offers[0]?.id });
+  return running.service.flightSearch.createOffer({ partnerId, door: 'rest' }, { search_id: result.search_id, result_id: result.offers[0]?.id });
 }
 const stored = new Map<string, () => Promise<boolean>>();
 
@@ -133,7 +133,7 @@ test('create offer: sold out, expired token and a provider error keep their mean
 test('create offer: a check that never completes runs out at the 30 s pricing timeout', async (t) => {
   const result = await search({ origin: 'LHR', destination: MAGIC_DESTINATIONS.slow, departure_date: inDays(20) });
   const started = Date.now();
-  await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId }, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
+  await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId, door: 'rest' }, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
     instanceOf: ProviderTimeoutError,
     message: /within 30 s/,
   });
@@ -144,7 +144,7 @@ test('create offer: a check that never completes runs out at the 30 s pricing ti
 test('create offer: an expired search is 410, and swept a day later', async (t) => {
   const result = await search({ origin: 'LHR', destination: 'CDG', departure_date: inDays(20) });
   await running.service.db.knex('flight_searches').where({ id: result.search_id }).update({ expires_at: new Date(Date.now() - 1000) });
-  const error = await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId }, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
+  const error = await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId, door: 'rest' }, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
     instanceOf: GoneError,
   });
   t.is(error?.code, 'search_expired');
@@ -152,7 +152,7 @@ test('create offer: an expired search is 410, and swept a day later', async (t) 
   await running.service.db.knex('flight_searches').where({ id: result.search_id }).update({ expires_at: new Date(Date.now() - 2 * 86_400_000) });
   await running.service.sweepExpired();
   t.is(await running.service.db.knex('flight_searches').where({ id: result.search_id }).first(), undefined, 'swept a day after it expired');
-  const gone = await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId }, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
+  const gone = await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId, door: 'rest' }, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
     instanceOf: NotFoundError,
   });
   t.is(gone?.code, 'search_not_found');

@@ -11,7 +11,7 @@ import { parseOrThrow } from '../validation.js';
 import type { FlightProvider, FlightSearcher, SearchHit } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { OfferService } from './offers.js';
-import { ownedBy, ownerColumns, type Owner } from './owner.js';
+import { ownerColumns, searchesReachedBy, type Owner } from './owner.js';
 import type { ProviderCatalog } from './provider-catalog.js';
 import {
   CreateOfferFromSearchRequest,
@@ -82,7 +82,7 @@ export class FlightSearchService {
    */
   async createOffer(owner: Owner, input: unknown): Promise<CreatedOfferFromSearch> {
     const request = parseOrThrow(CreateOfferFromSearchRequest, input);
-    const search: SearchRow | undefined = await ownedBy(this.deps.db('flight_searches').where({ id: request.search_id }), owner).first();
+    const search: SearchRow | undefined = await searchesReachedBy(this.deps.db('flight_searches').where({ id: request.search_id }), owner).first();
     if (!search) throw new NotFoundError(`There is no search ${request.search_id} that you can reach: search again (search_flights).`, 'search_not_found');
     if (search.expires_at <= this.deps.clock.now()) {
       throw new GoneError(`This search expired at ${search.expires_at.toISOString()}: its results can no longer be booked. Search again.`, 'search_expired');

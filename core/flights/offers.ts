@@ -1,7 +1,9 @@
 /**
  * Offers: a partner hands us a provider's offer verbatim; we check it with that provider's native schema,
  * normalize it, and keep both. The offer gets our own id (what every later call names); it belongs to the
- * partner that created it, and after its `expires_at` it answers 410 `offer_expired`.
+ * partner that created it, and after its `expires_at` it answers 410 `offer_expired`. The first traveler
+ * who uses it claims it (see owner.ts): from then on it is theirs alone, with the passenger details kept
+ * for its order.
  */
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
@@ -11,12 +13,13 @@ import { checkAmounts, pathOfNul } from './offer-checks.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, PricingResult, SeatMap } from './offer-schemas.js';
-import { ownedBy, ownerColumns, type Owner } from './owner.js';
+import { offersReachedBy, ownerColumns, type Owner } from './owner.js';
 import type { ProviderCatalog } from './provider-catalog.js';
 
 interface OfferRow {
   id: string;
   provider_id: string;
+  user_id: string | null;
   offer: Offer;
   raw_offer: Record<string, unknown>;
   expires_at: Date;
@@ -79,7 +82,7 @@ export class OfferService {
    * list is replaced at once; every provider passenger id must be one of the offer's, and every saved
    * passenger one of the traveler's own (not deleted).
    */
-  async savePassengers(owner: Owner, providerId: string, offerId: string, userId: string, mappings: OfferPassengerMapping[]) {
+  async savePassengers(owner: Owner & { userId: string }, providerId: string, offerId: string, mappings: OfferPassengerMapping[]) {
     const row = await this.#row(owner, providerId, offerId);
     const known = new Set(row.offer.passengers.map((passenger) => passenger.id));
     const problems: FieldError[] = [];
@@ -95,7 +98,7 @@ export class OfferService {
       if (twice !== index) problems.push({ field: `passengers.${index}`, rule: 'unique', message: 'each passenger may appear once' });
     });
     const own = new Set(
-      (await this.deps.db('user_passengers').whereIn('id', mappings.map((mapping) => mapping.user_passenger_id)).where({ user_id: userId }).whereNull('deleted_at').select('id')).map(
+      (await this.deps.db('user_passengers').whereIn('id', mappings.map((mapping) => mapping.user_passenger_id)).where({ user_id: owner.userId }).whereNull('deleted_at').select('id')).map(
         (row: { id: string }) => row.id,
       ),
     );
@@ -110,12 +113,10 @@ export class OfferService {
     });
     if (problems.length > 0) throw new ValidationError(problems);
     await this.deps.db.transaction(async (trx) => {
-      // One save at a time per offer, and an offer's passengers are one traveler's.
+      // One save at a time per offer; the offer is the traveler's (#row claimed it), so its passengers are too.
       await trx('offers').where({ id: row.id }).forUpdate().first('id');
-      const other = await trx('offer_passengers').where({ offer_id: row.id }).whereNot({ user_id: userId }).first('user_id');
-      if (other) throw new ConflictError("Another traveler's passengers are on this offer: create an offer of your own.", 'offer_taken');
       await trx('offer_passengers').where({ offer_id: row.id }).delete();
-      await trx('offer_passengers').insert(mappings.map((mapping) => ({ offer_id: row.id, user_id: userId, ...mapping })));
+      await trx('offer_passengers').insert(mappings.map((mapping) => ({ offer_id: row.id, user_id: owner.userId, ...mapping })));
     });
     return { passengers: mappings.map(({ user_passenger_id, provider_passenger_id }) => ({ user_passenger_id, provider_passenger_id })) };
   }
@@ -251,9 +252,10 @@ export class OfferService {
 
   async #row(owner: Owner, providerId: string, offerId: string, options: { evenExpired?: boolean } = {}): Promise<OfferRow> {
     this.deps.providers.get(providerId);
-    const row: OfferRow | undefined = UUID.test(offerId)
-      ? await ownedBy(this.deps.db('offers').where({ id: offerId, provider_id: providerId }), owner).first()
+    const found: OfferRow | undefined = UUID.test(offerId)
+      ? await offersReachedBy(this.deps.db('offers').where({ id: offerId, provider_id: providerId }), owner).first()
       : undefined;
+    const row = found && owner.userId && found.user_id === null ? await this.#claim(found, owner.userId) : found;
     if (!row) {
       throw new NotFoundError(
         `There is no offer ${offerId} of ${providerId} that you can reach: create one first (createProviderOffer over REST, or create_offer from a search_flights result).`,
@@ -262,6 +264,17 @@ export class OfferService {
     }
     if (!options.evenExpired && row.expires_at <= this.deps.clock.now()) throw expired(row.expires_at.toISOString());
     return row;
+  }
+
+  /**
+   * The first traveler who uses an offer that belongs to no traveler makes it theirs, in one conditional
+   * write: of two travelers racing for it, one wins and the other finds nothing to reach.
+   */
+  async #claim(row: OfferRow, userId: string): Promise<OfferRow | undefined> {
+    const [claimed] = await this.deps.db('offers').where({ id: row.id }).whereNull('user_id').update({ user_id: userId }).returning('*');
+    if (claimed) return claimed as OfferRow;
+    // Someone claimed it meanwhile: it is still reachable if that was this traveler (another request of theirs).
+    return this.deps.db('offers').where({ id: row.id, user_id: userId }).first();
   }
 
   #adapter(providerId: string): FlightProvider {

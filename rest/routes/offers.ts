@@ -10,7 +10,18 @@ import {
 } from '../../core/flights/offer-schemas.js';
 import type { OfferService } from '../../core/flights/offers.js';
 import { ProviderPathParams } from '../../core/flights/schemas.js';
+import type { Actor } from '../../core/actor.js';
+import type { Owner } from '../../core/flights/owner.js';
+import type { PartnerIdentity } from '../../core/partners/schemas.js';
 import { defineRoute, type Route } from '../route-table.js';
+
+/**
+ * Over REST the partner's key says whose offers these are; with a traveler's token the traveler acts,
+ * within the partner's offers (the first use of an offer no traveler has claimed makes it theirs).
+ */
+function callerOf(partner: PartnerIdentity | undefined, actor: Actor | undefined): Owner {
+  return { partnerId: (partner as PartnerIdentity).partnerId, userId: actor?.userId, door: 'rest' };
+}
 
 const ProviderOfferInput = z
   .record(z.string(), z.unknown())
@@ -45,8 +56,8 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       status: 201,
       responses: { 201: { description: 'The offer is kept; use `offer_id` from now on.', schema: CreateOfferResponse } },
       errors: [400, 404, 410, 501],
-      handler: async ({ params, body, partner }) => ({
-        body: await deps.offers.create({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, body),
+      handler: async ({ params, body, partner, actor }) => ({
+        body: await deps.offers.create(callerOf(partner, actor), params.provider, body),
       }),
     }),
     defineRoute({
@@ -61,8 +72,8 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       params: OfferPathParams,
       responses: { 200: { description: 'The offer.', schema: Offer } },
       errors: [404, 410],
-      handler: async ({ params, partner }) => ({
-        body: await deps.offers.get({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, params.offer_id),
+      handler: async ({ params, partner, actor }) => ({
+        body: await deps.offers.get(callerOf(partner, actor), params.provider, params.offer_id),
       }),
     }),
     defineRoute({
@@ -79,8 +90,8 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       body: ProviderOfferInput,
       responses: { 200: { description: 'The offer was replaced.', schema: CreateOfferResponse } },
       errors: [400, 404, 410, 501],
-      handler: async ({ params, body, partner }) => ({
-        body: await deps.offers.replace({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, params.offer_id, body),
+      handler: async ({ params, body, partner, actor }) => ({
+        body: await deps.offers.replace(callerOf(partner, actor), params.provider, params.offer_id, body),
       }),
     }),
     defineRoute({
@@ -98,13 +109,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       responses: { 200: { description: 'The mapping as kept.', schema: z.object({ passengers: z.array(OfferPassengerMapping) }) } },
       errors: [404, 410],
       handler: async ({ params, body, partner, actor }) => ({
-        body: await deps.offers.savePassengers(
-          { partnerId: (partner as NonNullable<typeof partner>).partnerId },
-          params.provider,
-          params.offer_id,
-          (actor as NonNullable<typeof actor>).userId,
-          body.passengers,
-        ),
+        body: await deps.offers.savePassengers({ ...callerOf(partner, actor), userId: (actor as Actor).userId }, params.provider, params.offer_id, body.passengers),
       }),
     }),
     defineRoute({
@@ -121,9 +126,9 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       body: PassengerUpdateRequest,
       responses: { 200: { description: "The offer's passenger as the provider now holds it.", schema: OfferPassengerDetails } },
       errors: [404, 410, 422, 501, 502, 504],
-      handler: async ({ params, body, partner }) => ({
+      handler: async ({ params, body, partner, actor }) => ({
         body: await deps.offers.updatePassenger(
-          { partnerId: (partner as NonNullable<typeof partner>).partnerId },
+          callerOf(partner, actor),
           params.provider,
           params.offer_id,
           params.passenger_id,
@@ -145,8 +150,8 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       body: PricingRequest.optional(),
       responses: { 200: { description: 'The offer as priced now.', schema: PricingResult } },
       errors: [404, 410, 422, 501, 502, 504],
-      handler: async ({ params, partner }) => ({
-        body: await deps.offers.price({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, params.offer_id),
+      handler: async ({ params, partner, actor }) => ({
+        body: await deps.offers.price(callerOf(partner, actor), params.provider, params.offer_id),
       }),
     }),
     defineRoute({
@@ -162,8 +167,8 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       params: OfferPathParams,
       responses: { 200: { description: 'The seat maps.', schema: z.array(SeatMap) } },
       errors: [404, 410, 422, 501, 502, 504],
-      handler: async ({ params, partner }) => ({
-        body: await deps.offers.seatMaps({ partnerId: (partner as NonNullable<typeof partner>).partnerId }, params.provider, params.offer_id),
+      handler: async ({ params, partner, actor }) => ({
+        body: await deps.offers.seatMaps(callerOf(partner, actor), params.provider, params.offer_id),
       }),
     }),
   ];
