@@ -114,7 +114,7 @@ test('two agents racing for one unclaimed offer: one wins, the other gets offer_
     const winners = answers.flatMap((answer, index) => (answer.ok ? [agents[index] as (typeof agents)[number]] : []));
     t.is(winners.length, 1, `round ${round}: ${JSON.stringify(answers)}`);
     t.true(answers.every((answer) => answer.ok || answer.error?.code === 'offer_not_found'));
-    t.is((await ownerOf(offerId)).user_id, winners[0]?.userId);
+    t.is((await ownerOf(offerId)).user_id, winners[0]?.userId ?? null);
   }
 });
 
