@@ -29,7 +29,8 @@ export interface Database {
 }
 
 // compileSqlOnError is off everywhere: knex would otherwise put the SQL with its bound values (emails,
-// names, ...) into error messages, and error messages reach the log.
+// names, ...) into error messages, and error messages reach the log. Even off, it still puts the SQL
+// itself in front of PostgreSQL's message: withoutSql takes it back out.
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const knex = knexFactory({
@@ -39,6 +40,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       acquireConnectionTimeout: 10_000,
       compileSqlOnError: false,
     });
+    knex.on('query-error', withoutSql);
     return { knex, embedded: false, close: once(() => knex.destroy()) };
   }
 
@@ -50,6 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     acquireConnectionTimeout: 30_000,
     compileSqlOnError: false,
   });
+  knex.on('query-error', withoutSql);
   return {
     knex,
     embedded: true,
@@ -61,6 +64,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     }),
   };
+}
+
+/**
+ * Runs as knex reports a failed query, before the error reaches our code: its message becomes
+ * PostgreSQL's own again (`duplicate key value violates unique constraint "users_email_key"`), without the
+ * statement knex put in front of it (`insert into "users" ... - `).
+ */
+function withoutSql(error: Error, query: { sql?: string }): void {
+  const prefix = `${query.sql} - `;
+  if (query.sql && error.message.startsWith(prefix)) error.message = error.message.slice(prefix.length);
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {
