@@ -10,7 +10,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { koaBody } from 'koa-body';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { UnauthenticatedError } from '../core/errors.js';
@@ -22,6 +21,7 @@ import type { CsrfTokens } from './pages/csrf.js';
 import { appsPage } from './pages/apps-page.js';
 import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
+import { formBody, jsonBody } from './pages/request-body.js';
 
 export interface AccountDeps {
   provider: Provider;
@@ -37,8 +37,8 @@ const ScopesBody = z.strictObject({
 
 export function accountRoutes(deps: AccountDeps): Router {
   const router = new Router();
-  const form = koaBody({ json: false, text: false, multipart: false, urlencoded: true, formLimit: '16kb' });
-  const json = koaBody({ json: true, jsonStrict: true, text: false, multipart: false, urlencoded: false, jsonLimit: '16kb' });
+  const form = formBody();
+  const json = jsonBody();
   const signedIn = session(deps);
 
   router.get('/account', (ctx) => ctx.redirect('/account/apps'));

@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import type Provider from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
+import { isStorableText } from '../core/input-checks.js';
 import { SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import type { PairwiseIds } from '../core/users/pairwise-ids.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
@@ -56,7 +57,7 @@ export class ConnectedApps {
   }
 
   async revoke(accountId: string, clientId: string): Promise<void> {
-    if (clientId === ACCOUNT_CLIENT_ID) throw notConnected(clientId);
+    if (clientId === ACCOUNT_CLIENT_ID || !isStorableText(clientId)) throw notConnected(clientId);
     await this.deps.db.transaction(async (trx) => {
       const grants = trx('oidc_models').select('id').where({ kind: 'Grant', account_id: accountId, client_id: clientId });
       const ended = await trx('oidc_models').whereIn('grant_id', grants).delete();
@@ -72,6 +73,7 @@ export class ConnectedApps {
     if (unknown.length > 0) {
       throw new ValidationError([{ field: 'scopes', rule: 'scope', message: `unknown scope ${unknown.join(', ')}: the scopes are ${SCOPE_NAMES.join(', ')}` }]);
     }
+    if (!isStorableText(clientId)) throw notConnected(clientId);
     const grantId = await findGrantId(this.deps.db, this.deps.clock, accountId, clientId);
     const grant = grantId ? await this.deps.provider.Grant.find(grantId) : undefined;
     if (!grant || clientId === ACCOUNT_CLIENT_ID) throw notConnected(clientId);
@@ -91,6 +93,7 @@ export class ConnectedApps {
   }
 }
 
+/** Also for an id PostgreSQL could not even compare (a NUL from the path): no app has one. */
 function notConnected(clientId: string): NotFoundError {
   return new NotFoundError(`No connected app ${clientId}: the list of your connected apps shows their ids.`, 'app_not_found');
 }

@@ -10,7 +10,6 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Middleware, Next } from 'koa';
-import { koaBody } from 'koa-body';
 import type Provider from 'oidc-provider';
 import type { Grant, Interaction } from 'oidc-provider';
 import { z } from 'zod';
@@ -26,6 +25,7 @@ import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './
 import type { CsrfTokens } from './pages/csrf.js';
 import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
+import { formBody } from './pages/request-body.js';
 import { codePage, consentPage, emailPage } from './pages/sign-in-pages.js';
 
 export interface InteractionDeps {
@@ -45,7 +45,7 @@ const Email = z.email().max(255);
 
 export function interactionRoutes(deps: InteractionDeps): Router {
   const router = new Router({ prefix: '/interaction/:uid' });
-  const form = koaBody({ json: false, text: false, multipart: false, urlencoded: true, formLimit: '16kb' });
+  const form = formBody();
   const pages = new InteractionPages(deps);
 
   router.get('/', attempt(deps), (ctx) => pages.show(ctx));

@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
+import { isStorableText } from '../core/input-checks.js';
 
 /** A dynamically registered client lives this long after its last successful token exchange. */
 export const DYNAMIC_CLIENT_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -108,6 +109,9 @@ class KnexOidcAdapter implements OidcAdapter {
   }
 
   async #findWhere(where: Record<string, string>): Promise<OidcPayload | undefined> {
+    // Tokens, codes and client ids come from requests: one holding a NUL (which PostgreSQL refuses to
+    // even compare) cannot have been stored, so it finds nothing, as any unknown id does.
+    if (!Object.values(where).every(isStorableText)) return undefined;
     const row: Row | undefined = await this.knex(TABLE)
       .select('payload', 'consumed_at')
       .where({ kind: this.kind, ...where })

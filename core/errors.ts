@@ -47,8 +47,11 @@ export class ValidationError extends DomainError {
     super('validation', 'validation_error', message);
     this.fields = {};
     for (const error of fields) {
-      // The first failure per field is the one to fix first; later ones often follow from it.
-      this.fields[error.field] ??= error;
+      // The first failure per field is the one to fix first; later ones often follow from it. Defined, not
+      // assigned: a field named `__proto__` (an unknown key someone sent) would otherwise set the prototype.
+      if (!Object.hasOwn(this.fields, error.field)) {
+        Object.defineProperty(this.fields, error.field, { value: error, enumerable: true, writable: true, configurable: true });
+      }
     }
   }
 }

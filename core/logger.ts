@@ -1,14 +1,15 @@
 /**
  * JSON logs with pino. Secrets never reach a log: the request log records no headers or bodies at all,
  * and every log entry passes through a redactor that blanks fields whose names mark a secret (headers,
- * keys, tokens, card and document numbers) at any depth. Log errors under `err`: its serializer is
- * redacted too.
+ * keys, tokens, card and document numbers) at any depth. Log errors under `err`: its serializer drops
+ * the request bodies and database detail errors carry (error-log.ts), and is redacted too.
  *
  * Why not pino's `redact` option: with wildcard paths (needed to catch a field at any depth) it costs
  * about 250 µs per log call here, more than the rest of a request; this walk costs about 1 µs for a
  * request line.
  */
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
+import { errorForLog } from './error-log.js';
 
 export type { Logger };
 
@@ -72,8 +73,8 @@ export function createLogger(level: LevelWithSilent, destination?: DestinationSt
     level,
     base: { service: 'travel-partner' },
     formatters: { log: (entry: Record<string, unknown>) => redactSecrets(entry) as Record<string, unknown> },
-    // The standard serializer returns an object of its own class: spread it so the redactor walks it.
-    serializers: { err: (error: Error) => redactSecrets({ ...pino.stdSerializers.err(error) }) },
+    // Errors lose the request and database content they carry (error-log.ts), then their secrets.
+    serializers: { err: (error: unknown) => redactSecrets(errorForLog(error)) },
   };
   return pino(options, destination ?? stdout());
 }

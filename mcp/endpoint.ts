@@ -10,8 +10,9 @@
  *    the metadata document and the scopes the tools need, so a client that knows only the URL can
  *    authorize.
  * 5. Not too many requests from one traveler's agent: 429 with Retry-After.
- * 6. One JSON-RPC message in JSON (revision 2025-11-25 has no batches); a tools/call names its tool and
- *    passes its arguments as an object.
+ * 6. One JSON-RPC message in JSON (revision 2025-11-25 has no batches), nested at most 64 levels and
+ *    without text PostgreSQL cannot store (core's input checks, naming each field); a tools/call names
+ *    its tool and passes its arguments as an object.
  * 7. A tools/call for a tool whose scope the token lacks: 403 insufficient_scope with the needed scope
  *    in the challenge, so the client can step up. A legacy token (issued to a partner's client asking
  *    no scope) carries no scope here: agents act only on what the traveler consented to.
@@ -21,7 +22,8 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context, Middleware, Next } from 'koa';
 import type { Actor } from '../core/actor.js';
-import { DomainError, RateLimitedError } from '../core/errors.js';
+import { DomainError, RateLimitedError, type FieldError } from '../core/errors.js';
+import { inputProblems, MAX_INPUT_DEPTH } from '../core/input-checks.js';
 import type { ToolServers } from './tool-server.js';
 
 export const TOOL_ENDPOINT_PATH = '/v1/mcp';
@@ -99,7 +101,7 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
     }
 
     const body = await readJson(ctx.req);
-    if (!body.ok) return answer(ctx, body.status, { jsonrpc: '2.0', id: null, error: { code: body.code, message: body.message } });
+    if (!body.ok) return answer(ctx, body.status, { jsonrpc: '2.0', id: null, error: body.error });
 
     const missing = missingScope(body.value, actor, options.servers);
     if (missing) {
@@ -165,11 +167,11 @@ interface Message {
   params?: { name?: unknown; arguments?: unknown };
 }
 
-type Read = { ok: true; value: Message } | { ok: false; status: number; code: number; message: string };
+type Read = { ok: true; value: Message } | { ok: false; status: number; error: { code: number; message: string; data?: unknown } };
 
 /** One JSON-RPC message, read within the size limit; a tools/call with its tool's name and arguments. */
 async function readJson(req: IncomingMessage): Promise<Read> {
-  const refuse = (status: number, code: number, message: string): Read => ({ ok: false, status, code, message });
+  const refuse = (status: number, code: number, message: string): Read => ({ ok: false, status, error: { code, message } });
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return refuse(415, -32700, 'Send JSON-RPC messages as Content-Type: application/json.');
   const chunks: Buffer[] = [];
   let size = 0;
@@ -184,6 +186,8 @@ async function readJson(req: IncomingMessage): Promise<Read> {
   } catch {
     return refuse(400, -32700, 'The body is not valid JSON.');
   }
+  const problems = inputProblems(value);
+  if (problems.length > 0) return refuseInput(problems);
   if (Array.isArray(value)) return refuse(400, -32600, 'Send one JSON-RPC message per request: this protocol revision (2025-11-25) has no batches.');
   if (typeof value !== 'object' || value === null) return refuse(400, -32600, 'The body must be one JSON-RPC message (an object).');
   const message = value as Message;
@@ -195,6 +199,20 @@ async function readJson(req: IncomingMessage): Promise<Read> {
     }
   }
   return { ok: true, value: message };
+}
+
+/**
+ * Too deep is an invalid request; text PostgreSQL cannot store is invalid params, naming each field in
+ * the words of the REST API's validation envelope (in the error's `data`).
+ */
+function refuseInput(problems: FieldError[]): Read {
+  if (problems.some((problem) => problem.rule === 'max_depth')) {
+    const message = `The message nests arrays and objects too deep: send at most ${MAX_INPUT_DEPTH} levels.`;
+    return { ok: false, status: 400, error: { code: -32600, message } };
+  }
+  const fields = Object.fromEntries(problems.map((problem) => [problem.field, problem]));
+  const message = `Some text cannot be used: ${problems.map((problem) => problem.message).join('; ')}.`;
+  return { ok: false, status: 400, error: { code: -32602, message, data: { code: 'validation_error', fields } } };
 }
 
 function answer(ctx: Context, status: number, body: Record<string, unknown>): void {

@@ -1,9 +1,11 @@
 /**
  * JSON request bodies, parsed only on the routes that declare one (never in front of the authorization
- * server, which reads its own). Too large is 413, not JSON is 415, unreadable JSON is 400.
+ * server, which reads its own). Too large is 413, not JSON is 415, unreadable JSON is 400; so is JSON
+ * nested too deep or holding text PostgreSQL cannot store (core's input checks, before any schema).
  */
 import type { Context, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import { checkInput } from '../core/input-checks.js';
 import { HttpProblem } from './problems.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -41,6 +43,7 @@ export function jsonBody(limitBytes = DEFAULT_BODY_LIMIT_BYTES) {
     } catch (error) {
       throw translate(error, limitText);
     }
+    checkInput(ctx.request.body);
     return next();
   };
 }

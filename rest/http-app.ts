@@ -32,7 +32,7 @@ export interface HttpAppOptions {
 export function buildHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy, keys: options.cookieKeys });
   // Errors are answered by errorHandler; what reaches Koa's own handler is a socket-level failure.
-  app.on('error', (error: Error) => options.logger.warn({ err: error }, 'connection error'));
+  app.on('error', (error: Error, ctx?: Koa.Context) => options.logger.warn({ err: error, req_id: ctx?.state.requestId }, 'connection error'));
 
   const router = buildRouter(options.routes, options.auth);
   app.use(requestLog(options.logger));

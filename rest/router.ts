@@ -5,6 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
+import { checkInput } from '../core/input-checks.js';
 import { parseOrThrow } from '../core/validation.js';
 import { requireBearer, type BearerCheck } from './bearer-auth.js';
 import { jsonBody } from './body.js';
@@ -71,6 +72,9 @@ function nameOperation(operationId: string): Middleware {
 
 function runHandler(route: Route): Middleware {
   return async function handle(ctx: Context): Promise<void> {
+    // Path and query text reaches the database too: a %00 in it must be a 400, not PostgreSQL's error.
+    checkInput((ctx as unknown as { params: unknown }).params);
+    if (route.query) checkInput(ctx.query);
     // Routes without a query schema ignore query parameters, as most APIs do.
     const params = route.params ? parseOrThrow(route.params, (ctx as unknown as { params: unknown }).params) : {};
     const query = route.query ? parseOrThrow(route.query, ctx.query) : {};

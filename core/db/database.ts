@@ -31,7 +31,8 @@ export interface Database {
 }
 
 // compileSqlOnError is off everywhere: knex would otherwise put the SQL with its bound values (emails,
-// names, ...) into error messages, and error messages reach the log.
+// names, ...) into error messages, and error messages reach the log. Even off, it still puts the SQL
+// itself in front of PostgreSQL's message: withoutSql takes it back out.
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const knex = knexFactory({
@@ -41,6 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       acquireConnectionTimeout: 10_000,
       compileSqlOnError: false,
     });
+    knex.on('query-error', withoutSql);
     return { knex, embedded: false, close: once(() => knex.destroy()) };
   }
 
@@ -57,6 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     acquireConnectionTimeout: 30_000,
     compileSqlOnError: false,
   });
+  knex.on('query-error', withoutSql);
   return {
     knex,
     embedded: true,
@@ -80,6 +83,16 @@ function discardSession(connection: pg.Client, done: (error: Error | null, conne
 
 function idleTimeout(ms: number | undefined) {
   return ms ? { idleTimeoutMillis: ms, reapIntervalMillis: Math.min(1000, ms) } : {};
+}
+
+/**
+ * Runs as knex reports a failed query, before the error reaches our code: its message becomes
+ * PostgreSQL's own again (`duplicate key value violates unique constraint "users_email_key"`), without the
+ * statement knex put in front of it (`insert into "users" ... - `).
+ */
+function withoutSql(error: Error, query: { sql?: string }): void {
+  const prefix = `${query.sql} - `;
+  if (query.sql && error.message.startsWith(prefix)) error.message = error.message.slice(prefix.length);
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -1,4 +1,4 @@
-/** Checks of a normalized offer and of the native object it came from, before anything is stored. */
+/** Checks of a normalized offer before anything is stored (the native object passes core's input checks). */
 import { ValidationError, type FieldError } from '../errors.js';
 import { toMinorUnits } from '../money/money.js';
 import type { Offer } from './offer-schemas.js';
@@ -25,16 +25,4 @@ export function checkAmounts(offer: Offer): void {
     }
   }
   if (problems.length > 0) throw new ValidationError(problems, 'The offer states a price that cannot be: see `fields`.');
-}
-
-/** The dotted path of the first string holding a NUL (PostgreSQL's jsonb cannot store it), if any. */
-export function pathOfNul(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || '(body)' : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key.split('\u0000').join('')].join('.');
-    const found = pathOfNul(item, [...path, key]);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }

@@ -9,7 +9,8 @@ import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { ConflictError, GoneError, NotFoundError, NotImplementedError, ProviderRejectedError, ValidationError, type FieldError } from '../errors.js';
-import { checkAmounts, pathOfNul } from './offer-checks.js';
+import { checkInput } from '../input-checks.js';
+import { checkAmounts } from './offer-checks.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, PricingResult, SeatMap } from './offer-schemas.js';
@@ -227,10 +228,12 @@ export class OfferService {
     };
   }
 
-  /** Native in, normalized and checked out: a price that cannot be, an expired offer, NULs are refused. */
+  /**
+   * Native in, normalized and checked out: a price that cannot be, an expired offer, text jsonb cannot
+   * hold (whichever door or provider the offer came through) are refused.
+   */
   #normalize(providerId: string, native: unknown, now: Date) {
-    const nul = pathOfNul(native);
-    if (nul !== undefined) throw new ValidationError([{ field: nul, rule: 'no_nul', message: 'text must not contain NUL characters' }]);
+    checkInput(native);
     const normalized = this.#normalizer(providerId).normalize(native, now);
     checkAmounts(normalized.offer);
     if (new Date(normalized.offer.expires_at) <= now) throw expired(normalized.offer.expires_at);

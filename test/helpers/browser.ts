@@ -69,13 +69,18 @@ export class TestBrowser {
     return [...this.#cookies.values()].filter((cookie) => cookie.name === name).sort((a, b) => a.path.length - b.path.length)[0]?.value;
   }
 
-  #headers(path: string): Record<string, string> {
+  /** The Cookie header this browser sends to `path` (for requests made without it). */
+  cookieHeader(path: string): string {
     // Most specific path first, as browsers send them.
-    const cookie = [...this.#cookies.values()]
+    return [...this.#cookies.values()]
       .filter((item) => path === item.path || path.startsWith(item.path.endsWith('/') ? item.path : `${item.path}/`))
       .sort((a, b) => b.path.length - a.path.length)
       .map((item) => `${item.name}=${item.value}`)
       .join('; ');
+  }
+
+  #headers(path: string): Record<string, string> {
+    const cookie = this.cookieHeader(path);
     return cookie ? { cookie, accept: 'text/html' } : { accept: 'text/html' };
   }
 
