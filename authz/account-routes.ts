@@ -18,7 +18,7 @@ import type { UserService } from '../core/users/service.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import type { ConnectedApps } from './connected-apps.js';
 import type { CsrfTokens } from './pages/csrf.js';
-import { appsPage } from './pages/apps-page.js';
+import { appsPage, signedOutPage } from './pages/apps-page.js';
 import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { formBody, jsonBody } from './pages/request-body.js';
@@ -53,7 +53,16 @@ export function accountRoutes(deps: AccountDeps): Router {
     const [user, apps] = await Promise.all([deps.users.getUser(accountId), deps.apps.list(accountId)]);
     hostedPageHeaders(ctx);
     const notice = ctx.query.done === 'revoked' ? 'The app was disconnected.' : ctx.query.done === 'saved' ? 'Your choices were saved.' : undefined;
-    ctx.body = appsPage({ email: user.email, apps, csrfToken: deps.csrf.issue('account', binding), notice });
+    ctx.body = appsPage({ email: user.email, apps, csrfToken: deps.csrf.issue('account', binding), signOutAction: '/account/sign-out', notice });
+  });
+  router.post('/account/sign-out', form, signedIn, pageCsrf(deps), async (ctx) => {
+    await endSession(deps.provider, ctx);
+    ctx.status = 303;
+    ctx.redirect('/account/signed-out');
+  });
+  router.get('/account/signed-out', (ctx) => {
+    hostedPageHeaders(ctx);
+    ctx.body = signedOutPage('/account/apps');
   });
   router.post('/account/apps/:clientId/revoke', form, signedIn, pageCsrf(deps), async (ctx) => {
     const { accountId } = ctx.state.account as SessionState;
@@ -105,6 +114,16 @@ function session(deps: AccountDeps) {
     ctx.status = 303;
     ctx.redirect(signInUrl(deps.authUrl));
   };
+}
+
+/**
+ * Signs the traveler out of this browser: the hosted pages' session is deleted and its cookie cleared.
+ * The apps they connected keep their consent and refresh tokens (Disconnect ends those).
+ */
+async function endSession(provider: Provider, ctx: Context): Promise<void> {
+  const session = await provider.Session.get(ctx as never);
+  if (session.accountId) await session.destroy();
+  ctx.cookies.set(provider.cookieName('session'), null, { path: '/', signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure });
 }
 
 function pageCsrf(deps: AccountDeps) {

@@ -3,12 +3,19 @@
  * unknown scope values answer 400 `invalid_scope` (the library would drop them silently); a request
  * without any of the ten scopes asks, for a dynamically registered client, for all ten, and for a
  * pre-registered partner client keeps the legacy behaviour: no scope set, no consent screen (it is
- * given `openid`, so that the traveler's grant is not empty). The code always comes back in the query.
+ * given `openid`, so that the traveler's grant is not empty); the service's own account client asks
+ * for identity scopes only. The code always comes back in the query.
  */
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
-import { InvalidScopeError, readScopeRequest } from '../core/scope-requests.js';
+import { InvalidScopeError, readScopeRequest, type ClientKind } from '../core/scope-requests.js';
+import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { answerOAuthError } from './pages/error-page.js';
+
+function clientKind(clientId: string, partnerId: unknown): ClientKind {
+  if (clientId === ACCOUNT_CLIENT_ID) return 'first_party';
+  return partnerId ? 'partner' : 'dynamic';
+}
 
 export function checkAuthorizationRequest(provider: Provider) {
   return async function checkScopes(ctx: Context, next: Next): Promise<void> {
@@ -26,7 +33,7 @@ export function checkAuthorizationRequest(provider: Provider) {
     }
     let request;
     try {
-      request = readScopeRequest(scope, client['partner_id'] ? 'partner' : 'dynamic');
+      request = readScopeRequest(scope, clientKind(client.clientId, client['partner_id']));
     } catch (error) {
       if (error instanceof InvalidScopeError) return answerOAuthError(ctx, 400, 'invalid_scope', error.message);
       throw error;

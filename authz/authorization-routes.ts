@@ -5,7 +5,10 @@
  * - `/v1/oauth/*`: token (JSON refresh bodies, svc_guid), registration (with CORS), revocation;
  * - the discovery documents and the key set;
  * - `/<uid>`: the library's resume step, only for the browser that holds that attempt's resume cookie
- *   (otherwise a single-segment path of ours would be taken for one);
+ *   (otherwise a single-segment path of ours would be taken for one). When the browser's session is
+ *   another traveler's than the one who just signed in, this step ends that session first: a page of
+ *   the library's posts itself to `/v1/oauth/session/end/confirm`, which comes back to the resume step;
+ * - `/v1/oauth/session/end/confirm`: that end of the old session;
  * - `/interaction/*`: the sign-in and consent pages; `/account/*` and `/v1/apps`: connected apps;
  * - `/assets/pages.css` and `/assets/icon.svg`: the pages' stylesheet and icon.
  * No body parser runs before the library: it reads its own.
@@ -16,11 +19,13 @@ import type Provider from 'oidc-provider';
 import { RateLimitedError } from '../core/errors.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
+import { hostedPageHeaders } from './pages/page-headers.js';
 import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
 import { jsonRefreshBody, TOKEN_PATH, type tokenResponseExtras } from './token-endpoint.js';
 
 const REGISTRATION_PATH = '/v1/oauth/register';
 const REVOCATION_PATH = '/v1/oauth/revoke';
+const SESSION_END_CONFIRM_PATH = '/v1/oauth/session/end/confirm';
 const PROVIDER_DOCUMENTS = new Set(['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server', '/.well-known/jwks.json']);
 const RESUME = /^\/[A-Za-z0-9_-]{10,}$/;
 
@@ -38,6 +43,13 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
   const token = compose([jsonRefreshBody, deps.tokenExtras, provider]) as Middleware;
   const register = compose([registrationCors, registrationLimit(deps.limits), provider]) as Middleware;
   const pages = compose(deps.pages) as Middleware;
+  const resume = async (ctx: Context, next: Next) => {
+    // The resume step may answer the library's self-submitting page (see above); the redirects after it
+    // may lead to the client, whose origin form-action must allow.
+    const interaction = await deps.provider.Interaction.find(ctx.path.slice(1));
+    hostedPageHeaders(ctx, String(interaction?.params.redirect_uri ?? ''), { libraryScript: true });
+    return provider(ctx, next);
+  };
 
   return function authorizationServer(ctx: Context, next: Next) {
     const { path } = ctx;
@@ -47,7 +59,7 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
     const normalized = path.toLowerCase().replace(/\/$/, '');
     if (normalized === TOKEN_PATH) return token(ctx, next);
     if (normalized === REGISTRATION_PATH) return register(ctx, next);
-    if (normalized === REVOCATION_PATH || PROVIDER_DOCUMENTS.has(normalized)) return provider(ctx, next);
+    if (normalized === REVOCATION_PATH || normalized === SESSION_END_CONFIRM_PATH || PROVIDER_DOCUMENTS.has(normalized)) return provider(ctx, next);
     if (normalized.startsWith('/v1/oauth/')) return next();
     if ((path === STYLESHEET_PATH || path === ICON_PATH) && ctx.method === 'GET') {
       ctx.set('Cache-Control', 'public, max-age=3600');
@@ -55,7 +67,7 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
       ctx.body = path === ICON_PATH ? ICON : STYLESHEET;
       return;
     }
-    if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return provider(ctx, next);
+    if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return resume(ctx, next);
     if (path.startsWith('/interaction/') || within(path, '/account') || within(path, '/v1/apps')) return pages(ctx, next);
     return next();
   };

@@ -18,6 +18,7 @@ import { DomainError, RateLimitedError, ValidationError } from '../core/errors.j
 import { InvalidScopeError, scopesForToken, scopesToOffer } from '../core/scope-requests.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
+import { findUserById } from '../core/users/store.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { REFUSED_SCOPE_REQUESTS } from './authorization-server.js';
@@ -237,7 +238,17 @@ class InteractionPages {
       return this.#finishConsent(ctx, grantId);
     }
     const base = `/interaction/${interaction.uid}`;
-    ctx.body = consentPage({ action: `${base}/consent`, denyAction: `${base}/deny`, csrfToken, clientName, scopes: offer, unverifiedHost });
+    const traveler = await findUserById(this.deps.db, interaction.session?.accountId as string);
+    ctx.body = consentPage({
+      action: `${base}/consent`,
+      denyAction: `${base}/deny`,
+      csrfToken,
+      clientName,
+      scopes: offer,
+      unverifiedHost,
+      signedInAs: traveler?.email ?? 'an unknown account',
+      switchUrl: switchTravelerUrl(interaction),
+    });
   }
 
   async #finishConsent(ctx: Context, grantId: string): Promise<void> {
@@ -309,6 +320,18 @@ class InteractionPages {
       notice,
     });
   }
+}
+
+/**
+ * "Not you?": the same authorization request, asking for a fresh sign-in. Whoever signs in then replaces
+ * the traveler of this browser's session (the library ends the old session first), and the code the app
+ * gets is theirs.
+ */
+function switchTravelerUrl(interaction: Interaction): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(interaction.params)) if (typeof value === 'string' && name !== 'prompt') query.set(name, value);
+  query.set('prompt', 'login');
+  return `/?${query}`;
 }
 
 function allDeclined(ctx: Context): void {

@@ -9,6 +9,8 @@
  * 5. Declining every requested scope fails the request (`invalid_scope`).
  * 8. No `scope` (or identity scopes only): a dynamically registered client asks for all ten; a
  *    pre-registered partner client keeps the legacy behaviour (no scope set, no consent screen).
+ * The service's own first-party client (the Connected apps page signs the traveler in with it) needs
+ * none of the ten: it gets the identity scopes only, whatever it names, and never a consent screen.
  */
 import { DomainError } from './errors.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from './scopes.js';
@@ -19,7 +21,7 @@ export class InvalidScopeError extends DomainError {
   }
 }
 
-export type ClientKind = 'dynamic' | 'partner';
+export type ClientKind = 'dynamic' | 'partner' | 'first_party';
 
 export type ScopeRequest =
   | { legacy: true; identity: string[] }
@@ -36,6 +38,7 @@ export function readScopeRequest(scope: string | undefined, client: ClientKind):
     throw new InvalidScopeError(`Unknown scope ${unknown.map((value) => `"${value}"`).join(', ')}: the scopes are ${SCOPE_NAMES.join(', ')}.`);
   }
   const identity = values.filter((value) => IDENTITY.has(value));
+  if (client === 'first_party') return { legacy: false, identity: identity.length > 0 ? identity : ['openid'], scopes: [] };
   const scopes = values.filter((value): value is Scope => !IDENTITY.has(value));
   if (scopes.length > 0) return { legacy: false, identity, scopes };
   return client === 'dynamic' ? { legacy: false, identity, scopes: [...SCOPE_NAMES] } : { legacy: true, identity };

@@ -23,6 +23,13 @@ test('no scope: a dynamic client asks for all ten, a partner client is legacy (r
   t.deepEqual(readScopeRequest('openid email', 'partner'), { legacy: true, identity: ['openid', 'email'] });
 });
 
+test('the first-party account client asks for identity scopes only, never the ten (its consent would loop)', (t) => {
+  t.deepEqual(readScopeRequest('openid', 'first_party'), { legacy: false, identity: ['openid'], scopes: [] });
+  t.deepEqual(readScopeRequest(undefined, 'first_party'), { legacy: false, identity: ['openid'], scopes: [] });
+  t.deepEqual(readScopeRequest('openid profile.read', 'first_party'), { legacy: false, identity: ['openid'], scopes: [] });
+  t.throws(() => readScopeRequest('openid bogus', 'first_party'), { code: 'invalid_scope' });
+});
+
 test('the consent screen offers only what is new and not declined before (rules 3, 4)', (t) => {
   t.deepEqual(
     scopesToOffer(['profile.read', 'profile.write', 'bookings.read'], new Set(['profile.read']), new Set(['bookings.read'])),

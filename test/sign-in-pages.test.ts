@@ -33,8 +33,16 @@ test('the code page: a labelled Code input sized to the code, and a way to get a
   t.regex(page, /8-digit code to <strong>ada@example.com<\/strong>/);
 });
 
-test('the consent page: one ticked, labelled box per scope with its plain-language line; Allow and Deny', (t) => {
-  const page = consentPage({ ...form, clientName: 'Example Air', scopes: ['profile.read', 'bookings.write'], denyAction: '/interaction/abc/deny' });
+test('the consent page: who is signed in and “Not you?”; one ticked, labelled box per scope with its plain-language line; Allow and Deny', (t) => {
+  const page = consentPage({
+    ...form,
+    clientName: 'Example Air',
+    scopes: ['profile.read', 'bookings.write'],
+    denyAction: '/interaction/abc/deny',
+    signedInAs: 'ada@example.com',
+    switchUrl: '/?client_id=x&prompt=login',
+  });
+  t.regex(page, /Signed in as <strong>ada@example.com<\/strong>\. <a href="\/\?client_id=x&#38;prompt=login">Not you\? Sign in with another address<\/a>/);
   const boxes = [...page.matchAll(/<input id="scope-([a-z.]+)" type="checkbox" name="scope" value="([a-z.]+)" checked>/g)];
   t.deepEqual(
     boxes.map((match) => match[1]),

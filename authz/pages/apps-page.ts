@@ -1,9 +1,9 @@
-/** The Connected apps page: each app with its permissions as boxes (ticked = on), Save and Disconnect. */
+/** The Connected apps page: who is signed in (and Sign out), each app with its permissions as boxes (ticked = on), Save and Disconnect. */
 import { SCOPES } from '../../core/scopes.js';
 import type { ConnectedApp } from '../connected-apps.js';
 import { html, page } from './html.js';
 
-export function appsPage(input: { email: string; apps: ConnectedApp[]; csrfToken: string; notice?: string; error?: string }): string {
+export function appsPage(input: { email: string; apps: ConnectedApp[]; csrfToken: string; signOutAction: string; notice?: string; error?: string }): string {
   const apps = input.apps.map((app) => {
     const base = `/account/apps/${encodeURIComponent(app.client_id)}`;
     const scopes = [...app.granted, ...app.declined].sort();
@@ -28,9 +28,21 @@ export function appsPage(input: { email: string; apps: ConnectedApp[]; csrfToken
   });
   return page(
     'Connected apps',
-    html`<p>Signed in as <strong>${input.email}</strong>.</p>
+    html`<form method="post" action="${input.signOutAction}" class="signed-in">
+      <input type="hidden" name="csrf" value="${input.csrfToken}">
+      <p>Signed in as <strong>${input.email}</strong>. <button class="secondary" type="submit">Sign out</button></p>
+    </form>
     ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : ''}
     ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ''}
     ${apps.length > 0 ? apps : html`<p>No app has access to your account.</p>`}`,
+  );
+}
+
+/** After signing out: what happened, and the way back in. */
+export function signedOutPage(appsUrl: string): string {
+  return page(
+    'Signed out',
+    html`<p>You are signed out of Travel Partner in this browser. Apps you connected keep the access you gave them: disconnect them on the Connected apps page.</p>
+    <p><a href="${appsUrl}">Sign in again</a></p>`,
   );
 }

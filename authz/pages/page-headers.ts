@@ -3,10 +3,14 @@
  * framing, so no clickjacking of the Allow button), no referrer (URLs carry codes), no caching. Forms
  * post to ourselves, and the redirects after them may lead to the client's redirect URI, which browsers
  * also check against form-action: that origin is allowed too.
+ *
+ * `libraryScript`: the page is one of the authorization server library's own, a form that submits itself
+ * with an inline script (switching traveler); the library adds that script's hash to `script-src`, which
+ * must be present for it to do so.
  */
 import type { Context } from 'koa';
 
-export function hostedPageHeaders(ctx: Context, redirectUri = ''): void {
+export function hostedPageHeaders(ctx: Context, redirectUri = '', options: { libraryScript?: boolean } = {}): void {
   let clientOrigin = '';
   try {
     clientOrigin = redirectUri ? new URL(redirectUri).origin : '';
@@ -15,7 +19,7 @@ export function hostedPageHeaders(ctx: Context, redirectUri = ''): void {
   }
   const formAction = ["'self'", clientOrigin].filter(Boolean).join(' ');
   ctx.set({
-    'Content-Security-Policy': `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'Content-Security-Policy': `default-src 'none'; ${options.libraryScript ? "script-src 'self'; " : ''}style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',

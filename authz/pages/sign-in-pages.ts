@@ -53,7 +53,15 @@ export function codePage(form: FormContext & { sentTo: string; digits: number; r
 }
 
 export function consentPage(
-  form: FormContext & { clientName: string; scopes: readonly Scope[]; denyAction: string; unverifiedHost?: string },
+  form: FormContext & {
+    clientName: string;
+    scopes: readonly Scope[];
+    denyAction: string;
+    unverifiedHost?: string;
+    /** Who is signed in, and where another traveler signs in instead ("Not you?"). */
+    signedInAs: string;
+    switchUrl: string;
+  },
 ): string {
   const boxes = form.scopes.map(
     (scope) => html`<label class="scope" for="scope-${scope}">
@@ -63,7 +71,8 @@ export function consentPage(
   );
   return page(
     'Allow access',
-    html`<p><strong>${form.clientName}</strong> asks for these permissions. Untick any you do not want to give.</p>
+    html`<p class="hint">Signed in as <strong>${form.signedInAs}</strong>. <a href="${form.switchUrl}">Not you? Sign in with another address</a></p>
+    <p><strong>${form.clientName}</strong> asks for these permissions. Untick any you do not want to give.</p>
     ${form.unverifiedHost ? html`<p class="hint">This app registered itself: we have not checked who makes it. After this step it sends you back to <strong>${form.unverifiedHost}</strong>.</p>` : ''}
     ${problem(form.error)}
     <form method="post" action="${form.action}">
