@@ -40,6 +40,8 @@ import { buildHttpApp } from './rest/http-app.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import type { Route } from './rest/route-table.js';
 import { docsRoutes } from './rest/routes/docs.js';
+import { oauthOperations } from './rest/documented/oauth.js';
+import { toolEndpointOperations } from './rest/documented/tool-endpoint.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { passengerRoutes } from './rest/routes/passengers.js';
 import { preferenceRoutes } from './rest/routes/preferences.js';
@@ -165,8 +167,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ...contactChangeRoutes({ changes: contactChanges, users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];
+    // The authorization server and the tool endpoint are not in the route table: their documentation joins it here.
+    const documented = [...oauthOperations(), ...toolEndpointOperations()];
     let openApi: unknown;
-    routes.push(...docsRoutes({ openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION })) }));
+    routes.push(
+      ...docsRoutes({
+        openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION }, documented)),
+      }),
+    );
 
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerCSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware, providerESandbox(clock).routes() as Middleware] : [];
 
