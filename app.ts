@@ -22,6 +22,7 @@ import { authorizationRoutes } from './authz/authorization-routes.js';
 import { ConnectedApps } from './authz/connected-apps.js';
 import { interactionRoutes } from './authz/interaction-routes.js';
 import { CsrfTokens } from './authz/pages/csrf.js';
+import { ICON, STYLESHEET_PATH } from './authz/pages/html.js';
 import { PartnerClientRegistry } from './authz/partner-clients.js';
 import { tokenResponseExtras } from './authz/token-endpoint.js';
 import { SecretBox } from './core/crypto/secret-box.js';
@@ -42,6 +43,7 @@ import type { Route } from './rest/route-table.js';
 import { docsRoutes } from './rest/routes/docs.js';
 import { oauthOperations } from './rest/documented/oauth.js';
 import { toolEndpointOperations } from './rest/documented/tool-endpoint.js';
+import { demoCredentialsPath } from './seeds/demo-partner.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { passengerRoutes } from './rest/routes/passengers.js';
 import { preferenceRoutes } from './rest/routes/preferences.js';
@@ -173,6 +175,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
     routes.push(
       ...docsRoutes({
         openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION }, documented)),
+        landing: {
+          baseUrl: config.baseUrl,
+          stylesheetPath: STYLESHEET_PATH,
+          sandbox: config.sandbox,
+          demoCredentialsFile: config.sandbox ? demoCredentialsPath(config.dataDir) : undefined,
+        },
+        icon: ICON,
       }),
     );
 
