@@ -22,6 +22,7 @@ import { authorizationRoutes } from './authz/authorization-routes.js';
 import { ConnectedApps } from './authz/connected-apps.js';
 import { interactionRoutes } from './authz/interaction-routes.js';
 import { CsrfTokens } from './authz/pages/csrf.js';
+import { ICON, STYLESHEET_PATH } from './authz/pages/html.js';
 import { PartnerClientRegistry } from './authz/partner-clients.js';
 import { tokenResponseExtras } from './authz/token-endpoint.js';
 import { SecretBox } from './core/crypto/secret-box.js';
@@ -40,6 +41,9 @@ import { buildHttpApp } from './rest/http-app.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import type { Route } from './rest/route-table.js';
 import { docsRoutes } from './rest/routes/docs.js';
+import { oauthOperations } from './rest/documented/oauth.js';
+import { toolEndpointOperations } from './rest/documented/tool-endpoint.js';
+import { demoCredentialsPath } from './seeds/demo-partner.js';
 import { flightProviderRoutes } from './rest/routes/flight-providers.js';
 import { passengerRoutes } from './rest/routes/passengers.js';
 import { preferenceRoutes } from './rest/routes/preferences.js';
@@ -168,8 +172,21 @@ export async function createService(config: Config, options: ServiceOptions = {}
       ...contactChangeRoutes({ changes: contactChanges, users }),
       ...discoveryRoutes({ baseUrl: config.baseUrl, authUrl: config.authUrl }),
     ];
+    // The authorization server and the tool endpoint are not in the route table: their documentation joins it here.
+    const documented = [...oauthOperations(), ...toolEndpointOperations()];
     let openApi: unknown;
-    routes.push(...docsRoutes({ openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION })) }));
+    routes.push(
+      ...docsRoutes({
+        openApiDocument: () => (openApi ??= buildOpenApiDocument(routes, { serverUrl: config.baseUrl, authUrl: config.authUrl, version: API_VERSION }, documented)),
+        landing: {
+          baseUrl: config.baseUrl,
+          stylesheetPath: STYLESHEET_PATH,
+          sandbox: config.sandbox,
+          demoCredentialsFile: config.sandbox ? demoCredentialsPath(config.dataDir) : undefined,
+        },
+        icon: ICON,
+      }),
+    );
 
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerCSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware, providerESandbox(clock).routes() as Middleware] : [];
 

@@ -98,7 +98,10 @@ function listing(tool: Tool): ListedTool {
  * (`.meta({id})`, such as Offer) comes out as a reference into `$defs`, so the root takes its place.
  */
 function jsonSchema(schema: z.ZodObject, io: 'input' | 'output') {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown> & { $ref?: string; $defs?: Record<string, object> };
+  // The schemas' examples (written for the API reference) help an agent write arguments; in an answer's
+  // schema they would only cost it tokens on every tools/list, and the Offer's shows a raw_offer tools leave out.
+  const override = io === 'output' ? (context: { jsonSchema: { examples?: unknown } }) => void delete context.jsonSchema.examples : undefined;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', override }) as Record<string, unknown> & { $ref?: string; $defs?: Record<string, object> };
   const root = json.$ref?.startsWith('#/$defs/') ? json.$defs?.[json.$ref.slice('#/$defs/'.length)] : undefined;
   return (root ? { ...root, $defs: json.$defs } : json) as ListedTool['inputSchema'];
 }

@@ -1,5 +1,9 @@
-/** The specification's error envelopes, as schemas for the OpenAPI document. */
+/**
+ * The specification's error envelopes, as schemas for the OpenAPI document, and what each status
+ * answers when a route says nothing more particular (the messages are the ones the service sends).
+ */
 import { z } from 'zod';
+import type { ErrorExample } from './route-table.js';
 
 export const ErrorResponse = z
   .object({
@@ -9,7 +13,17 @@ export const ErrorResponse = z
     details: z.string().optional().describe('More about a provider-forwarded error.'),
     request_id: z.string().optional().describe('On 5xx: quote it to support.'),
   })
-  .meta({ id: 'ErrorResponse', description: 'The standard error envelope.' });
+  .meta({
+    id: 'ErrorResponse',
+    description: 'The standard error envelope.',
+    examples: [
+      {
+        message: 'There is no offer 8d3f6b2a-91c4-4e7d-b5a8-0f2c6e9d1b47 of provider_b that you can reach: create one first (createProviderOffer over REST, or create_offer from a search_flights result).',
+        status_code: 404,
+        code: 'offer_not_found',
+      },
+    ],
+  });
 
 export const FieldError = z
   .object({
@@ -17,7 +31,19 @@ export const FieldError = z
     rule: z.string().describe('The rule that failed: `required`, `type`, `min_length`, `max_length`, `pattern`, `enum`, `unknown_field`, ...'),
     message: z.string().describe('What the field must be.'),
   })
-  .meta({ id: 'FieldError' });
+  .meta({ id: 'FieldError', examples: [{ field: 'date_of_birth', rule: 'date', message: 'date_of_birth must be a valid date' }] });
+
+const VALIDATION_MESSAGE = 'The request is not valid: see `fields` for each rule that failed.';
+
+/** A body with a field that does not fit and one that is not in the schema. */
+export const BODY_VALIDATION_EXAMPLE = {
+  message: VALIDATION_MESSAGE,
+  code: 'validation_error',
+  fields: {
+    date_of_birth: { field: 'date_of_birth', rule: 'date', message: 'date_of_birth must be a valid date' },
+    nickname: { field: 'nickname', rule: 'unknown_field', message: 'nickname is not a known field: remove it' },
+  },
+};
 
 export const ValidationErrorResponse = z
   .object({
@@ -25,7 +51,18 @@ export const ValidationErrorResponse = z
     code: z.literal('validation_error'),
     fields: z.record(z.string(), FieldError).describe('One entry per field that failed, keyed by its path.'),
   })
-  .meta({ id: 'ValidationErrorResponse', description: 'The validation error envelope: the request body, query or path is invalid.' });
+  .meta({
+    id: 'ValidationErrorResponse',
+    description: 'The validation error envelope: the request body, query or path is invalid.',
+    examples: [BODY_VALIDATION_EXAMPLE],
+  });
+
+/** A path or query that does not fit: `{userid}` is neither `me` nor a UUID. */
+export const PARAMETER_VALIDATION_EXAMPLE = {
+  message: VALIDATION_MESSAGE,
+  code: 'validation_error',
+  fields: { userid: { field: 'userid', rule: 'one_of', message: 'userid does not match any of the accepted shapes' } },
+};
 
 export const OAuthErrorResponse = z
   .object({
@@ -37,11 +74,31 @@ export const OAuthErrorResponse = z
   .meta({
     id: 'OAuthErrorResponse',
     description: 'The OAuth error envelope for bearer token failures; `WWW-Authenticate: Bearer` carries the same.',
+    examples: [
+      {
+        error: 'insufficient_scope',
+        error_description:
+          'This operation needs the "passengers.write" scope, which the traveler has not granted to your client: ask for it in a new authorization request.',
+        scope: 'passengers.write',
+        code: 'insufficient_scope',
+      },
+    ],
   });
 
+export const EXPIRED_TOKEN_EXAMPLE = {
+  error: 'invalid_token',
+  error_description: 'The access token has expired: refresh it with your refresh token, or sign the traveler in again.',
+  code: 'invalid_token',
+};
+
+export function insufficientScopeExample(scope: string) {
+  const description = `This operation needs the "${scope}" scope, which the traveler has not granted to your client: ask for it in a new authorization request.`;
+  return { error: 'insufficient_scope', error_description: description, scope, code: 'insufficient_scope' };
+}
+
 export const BEARER_ERROR_DESCRIPTIONS: Record<number, string> = {
-  401: 'The x-api-key header is missing, unknown or revoked (standard envelope), or the access token is missing, invalid or expired (OAuth envelope, `invalid_token`).',
-  403: "The operation is not on your allowlist (standard envelope), or the token lacks the route's scope (OAuth envelope, `insufficient_scope`, with `scope`).",
+  401: 'The x-api-key header is missing, unknown or revoked (standard envelope), or the access token is missing, invalid or expired (OAuth envelope, `invalid_token`, and `WWW-Authenticate: Bearer`).',
+  403: "The operation is not on your allowlist, the token belongs to another partner's client, or `{userid}` is another traveler (standard envelope); or the token lacks the route's scope (OAuth envelope, `insufficient_scope`, with `scope`).",
 };
 
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -54,9 +111,59 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   410: 'The resource existed and is gone (for example an expired offer).',
   413: 'The request body is larger than the route accepts (1 MiB unless stated).',
   415: 'The request body is not JSON.',
+  422: 'The provider cannot do this with this offer (its capabilities say no, or it refused).',
   429: 'Rate limit reached: wait for `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` describe the budget.',
   500: 'An unexpected error; the body carries a request id to quote to support.',
+  501: 'This service does not reach the provider’s system (it is not configured here).',
   502: 'The flight provider failed.',
   503: 'Not ready (for example the database does not answer).',
   504: 'The flight provider did not answer in time.',
+};
+
+/** The standard envelope's answer per status, where a route names none of its own. */
+export const ERROR_EXAMPLES: Record<number, ErrorExample & { request_id?: string }> = {
+  400: { code: 'invalid_json', message: 'The request body is not valid JSON: send a JSON object or array with Content-Type: application/json.' },
+  401: {
+    code: 'invalid_api_key',
+    message: 'The API key in x-api-key is not valid: it is unknown or has been revoked. Use an active key of your partner application.',
+  },
+  404: { code: 'not_found', message: 'The resource does not exist, or not for your application.' },
+  409: { code: 'conflict', message: 'The request conflicts with the current state: read the resource again, then retry.' },
+  410: { code: 'gone', message: 'The resource is gone.' },
+  413: { code: 'payload_too_large', message: 'The request body is too large: this route accepts at most 1 MiB.' },
+  415: {
+    code: 'unsupported_media_type',
+    message: 'This route accepts JSON only: send the body with Content-Type: application/json (got text/plain).',
+  },
+  422: {
+    code: 'offer_no_longer_available',
+    message: 'The airline no longer sells this offer (sold out or withdrawn): search again for another one.',
+    details: 'provider_b: sold out or withdrawn',
+  },
+  429: { code: 'rate_limited', message: 'Rate limit reached: your plan allows 25 requests per second. Retry after 1 s (see Retry-After).' },
+  500: {
+    code: 'internal_error',
+    message:
+      'Something went wrong on our side. Retry in a moment; if it keeps failing, contact support and quote request id 0b6c3f2e-5d14-4a8b-9e71-c2f4a8d39e06.',
+    request_id: '0b6c3f2e-5d14-4a8b-9e71-c2f4a8d39e06',
+  },
+  501: { code: 'provider_not_supported', message: 'Calls to provider_a are not supported yet.' },
+  502: { code: 'provider_unavailable', message: 'provider_b is not answering as expected just now: try again in a moment.' },
+  503: { code: 'not_ready', message: 'The database does not answer yet: retry shortly.' },
+  504: { code: 'provider_timeout', message: 'provider_b did not answer within 10 s: try again in a moment.' },
+};
+
+export const MULTIPART_UNREADABLE_EXAMPLE: ErrorExample = { code: 'invalid_body', message: 'The multipart form could not be read: send it again.' };
+
+/** The allowlist refusal, naming the operation as the service does. */
+export function notAllowedExample(operationId: string): ErrorExample {
+  return {
+    code: 'operation_not_allowed',
+    message: `Your partner application is not allowed to call ${operationId}. Ask the platform team to add it to your route allowlist.`,
+  };
+}
+
+export const OTHER_TRAVELER_EXAMPLE: ErrorExample = {
+  code: 'not_your_user',
+  message: 'This token acts for one traveler only: use `me` (or that traveler’s own id) in the path.',
 };

@@ -1,15 +1,15 @@
 /**
- * The OpenAPI 3.1 document, generated from the route table and its zod schemas. Schemas that carry
- * `.meta({ id })` become shared components; request schemas are rendered as input (defaults optional),
- * response schemas as output.
+ * The OpenAPI 3.1 document, generated from the route table and its zod schemas, plus the operations other
+ * doors serve (the authorization server, the tool endpoint), which the composition root hands in as
+ * documentation. Every body carries an example: the one its schema's `.meta({ examples })` gives, put
+ * on the media type too, where every tool (reference pages, Postman, client generators) looks for it.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SCOPES } from '../core/scopes.js';
-import { BEARER_ERROR_DESCRIPTIONS, ERROR_DESCRIPTIONS, ErrorResponse, OAuthErrorResponse, ValidationErrorResponse } from './envelopes.js';
-import type { Route } from './route-table.js';
+import { routeErrors } from './openapi-errors.js';
+import { ComponentCollector, ExampleCollector, type JsonObject } from './openapi-schemas.js';
+import type { DocumentedOperation, NamedExample, ResponseSpec, Route } from './route-table.js';
 import type { UploadSpec } from './upload.js';
-
-type JsonObject = Record<string, unknown>;
 
 export interface OpenApiInfo {
   serverUrl: string;
@@ -18,26 +18,13 @@ export interface OpenApiInfo {
   version: string;
 }
 
-export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo): JsonObject {
-  const components = new ComponentCollector();
+export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo, documented: DocumentedOperation[] = []): JsonObject {
+  const components = new Components();
   const paths: Record<string, Record<string, JsonObject>> = {};
+  const add = (path: string, method: string, operation: JsonObject) => ((paths[path] ??= {})[method.toLowerCase()] = operation);
 
-  for (const route of routes.filter((candidate) => !candidate.hidden)) {
-    const operation: JsonObject = {
-      operationId: route.operationId,
-      summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
-      tags: route.tags,
-      security: security(route),
-      parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components)],
-      ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: components.schema(route.body, 'input') } } } }
-        : {}),
-      ...(route.upload ? { requestBody: uploadBody(route.upload) } : {}),
-      responses: responses(route, components),
-    };
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
-  }
+  for (const route of routes.filter((candidate) => !candidate.hidden)) add(route.path, route.method, routeOperation(route, components));
+  for (const operation of documented) add(operation.path, operation.method, documentedOperation(operation, components));
 
   return {
     openapi: '3.1.0',
@@ -45,29 +32,95 @@ export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo): JsonOb
       title: 'Travel Partner API',
       version: info.version,
       description:
-        'Partner REST API: flight providers, offers and bookings, traveler profiles and saved passengers. Errors use the standard envelope (`message`, `status_code`, `code`) or, for invalid input, the validation envelope (`fields`).',
+        'Partner REST API: flight providers, offers and bookings, traveler profiles and saved passengers; the OAuth 2.0 authorization server that signs travelers in; and the agent tool endpoint `/v1/mcp`. REST errors use the standard envelope (`message`, `status_code`, `code`) or, for invalid input, the validation envelope (`fields`); the authorization server answers in OAuth errors (`error`, `error_description`).',
     },
     servers: [{ url: info.serverUrl }],
+    tags: TAGS,
     paths,
-    components: {
-      schemas: components.all(),
-      securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your partner application API key.' },
-        OAuth2: {
-          type: 'oauth2',
-          description: "The traveler's access token (RS256 JWT, 15 minutes), from the authorization-code flow with PKCE.",
-          flows: {
-            authorizationCode: {
-              authorizationUrl: `${info.authUrl}/`,
-              tokenUrl: `${info.authUrl}/v1/oauth/token`,
-              refreshUrl: `${info.authUrl}/v1/oauth/token`,
-              scopes: SCOPES,
-            },
-          },
-        },
-      },
-    },
+    components: { schemas: components.schemas.all(), examples: components.examples.all(), securitySchemes: securitySchemes(info) },
   };
+}
+
+/** The reference's sections, in the order a newcomer meets them. */
+const TAGS = [
+  { name: 'Flights', description: 'The flight providers and what each can do: read the capabilities to know which steps apply.' },
+  { name: 'Offers', description: "A provider's offer handed over verbatim, then normalized: read it, price it, map its passengers, see its seats." },
+  { name: 'Profile', description: "The signed-in traveler's profile, photo and contact change (`profile.read`, `profile.write`)." },
+  { name: 'Passengers', description: 'Saved passengers and their identity documents (`passengers.read`, `passengers.write`).' },
+  { name: 'Preferences', description: 'Locale, travel and security preferences (`preferences.read`, `preferences.write`).' },
+  { name: 'OAuth', description: 'Signing a traveler in: the token endpoint, dynamic registration for agents, revocation.' },
+  { name: 'Discovery', description: 'Where the authorization server and its keys are, and which scopes each resource takes.' },
+  { name: 'Agent tools', description: 'The MCP endpoint for AI agents, `/v1/mcp`.' },
+  { name: 'Operations', description: 'Liveness and readiness probes.' },
+];
+
+/** What operations share in `components`: schemas and named examples. */
+class Components {
+  readonly schemas = new ComponentCollector();
+  readonly examples = new ExampleCollector();
+}
+
+function routeOperation(route: Route, components: Components): JsonObject {
+  const answers = { ...route.responses, ...routeErrors(route) };
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: route.tags,
+    security: security(route),
+    parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components)],
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': media(components.schemas.schema(route.body, 'input'), components) } } } : {}),
+    ...(route.upload ? { requestBody: uploadBody(route.upload) } : {}),
+    responses: Object.fromEntries(Object.entries(answers).map(([status, spec]) => [status, response(spec, components)])),
+  };
+}
+
+function documentedOperation(operation: DocumentedOperation, components: Components): JsonObject {
+  const headers = Object.entries(operation.headers ?? {}).map(([name, header]) => ({
+    name,
+    in: 'header',
+    required: header.required,
+    description: header.description,
+    schema: { type: 'string' },
+    example: header.example,
+  }));
+  const body = operation.body
+    ? {
+        requestBody: {
+          required: true,
+          content: Object.fromEntries(
+            Object.entries(operation.body).map(([type, spec]) => [type, media(components.schemas.schema(spec.schema, 'input'), components, spec.examples)]),
+          ),
+        },
+      }
+    : {};
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.description,
+    tags: operation.tags,
+    security: operation.security,
+    ...(headers.length > 0 ? { parameters: headers } : {}),
+    ...body,
+    responses: Object.fromEntries(Object.entries(operation.responses).map(([status, spec]) => [status, response(spec, components)])),
+  };
+}
+
+/** A response: its description, the headers a client acts on, and its body with an example. */
+function response(spec: ResponseSpec, components: Components): JsonObject {
+  const headers = Object.entries(spec.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
+  return {
+    description: spec.description,
+    ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+    ...(spec.schema ? { content: { [spec.contentType ?? 'application/json']: media(components.schemas.schema(spec.schema, 'output'), components, spec.examples) } } : {}),
+  };
+}
+
+/** A media type: the schema and its example, or the named examples given instead. */
+function media(schema: JsonObject, components: Components, examples?: Record<string, NamedExample>): JsonObject {
+  if (examples) return { schema, examples: Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, components.examples.ref(name, value)])) };
+  const example = components.schemas.exampleOf(schema);
+  return example === undefined ? { schema } : { schema, example };
 }
 
 /** Both schemes in one requirement object: a route needing the key and a token needs both at once. */
@@ -77,91 +130,52 @@ function security(route: Route): JsonObject[] {
   return [];
 }
 
-function parameters(schema: z.ZodType | undefined, location: 'path' | 'query', components: ComponentCollector): JsonObject[] {
+function securitySchemes(info: OpenApiInfo): JsonObject {
+  const flows = {
+    authorizationCode: {
+      authorizationUrl: `${info.authUrl}/`,
+      tokenUrl: `${info.authUrl}/v1/oauth/token`,
+      refreshUrl: `${info.authUrl}/v1/oauth/token`,
+      scopes: SCOPES,
+    },
+  };
+  return {
+    ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your partner application API key.' },
+    OAuth2: {
+      type: 'oauth2',
+      description: `The traveler's access token (RS256 JWT, 15 minutes) for the REST API: its audience is ${info.serverUrl}, the default resource. From the authorization-code flow with PKCE.`,
+      flows,
+    },
+    ToolEndpointOAuth2: {
+      type: 'oauth2',
+      description: `The traveler's access token for the agent tool endpoint: ask for it with \`resource=${info.serverUrl}/v1/mcp\` in the authorization request, so that its audience is the endpoint. A REST API token is refused there, and this one on the REST API.`,
+      flows,
+    },
+    OAuthClient: {
+      type: 'http',
+      scheme: 'basic',
+      description:
+        'OAuth client authentication, `client_secret_basic`: Basic with `client_id` and `client_secret`. Or send both in the form (`client_secret_post`); a public client (`token_endpoint_auth_method: none`) sends `client_id` only, and PKCE proves it.',
+    },
+  };
+}
+
+function parameters(schema: z.ZodType | undefined, location: 'path' | 'query', components: Components): JsonObject[] {
   if (!schema) return [];
-  const json = components.schema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
+  const json = components.schemas.schema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
+    // On the parameter, the example is what reference pages put in the field to try the call with.
+    const example = Array.isArray(rest.examples) ? rest.examples[0] : undefined;
     return {
       name,
       in: location,
       required: location === 'path' || (json.required ?? []).includes(name),
       ...(description ? { description } : {}),
       schema: rest,
+      ...(example !== undefined ? { example } : {}),
     };
   });
-}
-
-function responses(route: Route, components: ComponentCollector): JsonObject {
-  const result: JsonObject = {};
-  for (const [status, spec] of Object.entries(route.responses)) {
-    result[status] = {
-      description: spec.description,
-      ...(spec.schema ? { content: { 'application/json': { schema: components.schema(spec.schema, 'output') } } } : {}),
-    };
-  }
-  const errorStatuses = new Set<number>(route.errors ?? []);
-  if (route.auth !== 'none') [401, 403, 429].forEach((status) => errorStatuses.add(status));
-  if (route.body || route.query || route.params) errorStatuses.add(400);
-  if (route.body || route.upload) [413, 415].forEach((status) => errorStatuses.add(status));
-  errorStatuses.add(500);
-  for (const status of [...errorStatuses].sort()) {
-    // Invalid path parameters, queries and bodies all answer with the validation envelope.
-    const envelope = status === 400 && (route.body || route.query || route.params) ? ValidationErrorResponse : ErrorResponse;
-    const schemas: z.ZodType[] = [envelope];
-    // Token failures answer in the OAuth envelope; key failures in the standard one.
-    if (route.auth === 'api_key_and_bearer' && (status === 401 || status === 403)) schemas.push(OAuthErrorResponse);
-    const schema = schemas.length === 1 ? components.schema(envelope, 'output') : { oneOf: schemas.map((s) => components.schema(s, 'output')) };
-    result[status] = {
-      description: route.auth === 'api_key_and_bearer' ? (BEARER_ERROR_DESCRIPTIONS[status] ?? ERROR_DESCRIPTIONS[status] ?? 'Error') : (ERROR_DESCRIPTIONS[status] ?? 'Error'),
-      content: { 'application/json': { schema } },
-    };
-  }
-  return result;
-}
-
-/** Converts zod schemas, hoisting every identified sub-schema into `components.schemas`. */
-class ComponentCollector {
-  readonly #schemas: Record<string, JsonObject> = {};
-
-  schema(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
-    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonObject;
-    const { $schema: _, $defs = {}, ...root } = json as JsonObject & { $defs?: Record<string, JsonObject> };
-    // The same id can render differently as input and as output: the second rendering gets its own name.
-    const renames = new Map<string, string>();
-    for (const [id, definition] of Object.entries($defs)) {
-      const existing = this.#schemas[id];
-      const conflicts = existing && !sameJson(existing, rewriteRefs(definition, new Map()));
-      renames.set(id, conflicts ? `${id}${io === 'input' ? 'Input' : 'Output'}` : id);
-    }
-    for (const [id, definition] of Object.entries($defs)) {
-      this.#schemas[renames.get(id) as string] = rewriteRefs(definition, renames) as JsonObject;
-    }
-    return rewriteRefs(root, renames) as JsonObject;
-  }
-
-  all(): Record<string, JsonObject> {
-    return Object.fromEntries(Object.entries(this.#schemas).sort(([a], [b]) => a.localeCompare(b)));
-  }
-}
-
-function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renames));
-  if (typeof value !== 'object' || value === null) return value;
-  const result: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
-      const id = item.slice('#/$defs/'.length);
-      result[key] = `#/components/schemas/${renames.get(id) ?? id}`;
-    } else {
-      result[key] = rewriteRefs(item, renames);
-    }
-  }
-  return result;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** A file upload: the raw file in one of its types, or a multipart form with it in its field. */

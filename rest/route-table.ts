@@ -39,6 +39,38 @@ export interface RouteResult {
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
+  /** The media type of `schema`; default `application/json`. */
+  contentType?: string;
+  /** Response headers a client acts on, by name: what each says. */
+  headers?: Record<string, string>;
+  /**
+   * Named examples, where one status has answers of several kinds (an OAuth error per `error` code, say);
+   * otherwise the example comes from the schema's `.meta({ examples })`.
+   */
+  examples?: Record<string, NamedExample>;
+}
+
+export interface NamedExample {
+  summary: string;
+  value: unknown;
+}
+
+export interface RequestBodySpec {
+  schema: z.ZodType;
+  /** Named examples, when the body has several kinds (one per grant type, say); otherwise the schema's. */
+  examples?: Record<string, NamedExample>;
+}
+
+/**
+ * What a route answers for an error status, shown as its example: the standard envelope (`status_code`
+ * is added), or for a 400 with `fields`, the validation envelope.
+ */
+export interface ErrorExample {
+  code: string;
+  message: string;
+  /** A provider-forwarded error's detail. */
+  details?: string;
+  fields?: Record<string, { field: string; rule: string; message: string }>;
 }
 
 export interface Route<
@@ -68,11 +100,35 @@ export interface Route<
   responses: Record<number, ResponseSpec>;
   /** Error statuses this route can answer besides the ones every route of its kind can. */
   errors?: number[];
+  /** This route's own answer for some error statuses; the others show the generic one of envelopes.ts. */
+  errorExamples?: Partial<Record<number, ErrorExample>>;
   /** Leave out of the OpenAPI document (docs and the document itself). */
   hidden?: boolean;
   /** Serves an HTML page for a browser: gets the browser-page security headers. */
   page?: boolean;
   handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResult> | RouteResult;
+}
+
+/**
+ * An operation that another door serves (the authorization server, the tool endpoint) but that partners
+ * must find in the same reference: its documentation only, handed to buildOpenApiDocument by the
+ * composition root. Its answers, errors included, are listed in full: these endpoints have envelopes of
+ * their own (RFC 6749, JSON-RPC).
+ */
+export interface DocumentedOperation {
+  method: HttpMethod;
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  /** OpenAPI security requirements (each object's schemes are needed together); `[]` for none. */
+  security: Record<string, string[]>[];
+  /** Request headers a client must send besides its credentials. */
+  headers?: Record<string, { description: string; required: boolean; example: string }>;
+  /** The request body by media type (it may come in several). */
+  body?: Record<string, RequestBodySpec>;
+  responses: Record<number, ResponseSpec>;
 }
 
 /** Keeps the handler's input typed from the schemas while routes are collected into one list. */

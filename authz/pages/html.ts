@@ -84,4 +84,9 @@ table { width: 100%; border-collapse: collapse; }
 .app { border-top: 1px solid color-mix(in srgb, CanvasText 15%, transparent); padding: 1rem 0; }
 .app h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
 .hint { opacity: 0.75; font-size: 0.9rem; }
+main.quickstart { max-width: 46rem; }
+.quickstart h2 { font-size: 1.1rem; margin: 1.75rem 0 0.5rem; }
+.quickstart code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+.quickstart pre { overflow-x: auto; padding: 0.75rem 1rem; border-radius: 6px; background: color-mix(in srgb, CanvasText 7%, transparent); }
+.quickstart pre code { overflow-wrap: normal; }
 `;

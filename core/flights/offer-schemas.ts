@@ -6,6 +6,16 @@
  */
 import { z } from 'zod';
 import { minorUnits } from '../money/money.js';
+import {
+  AVAILABLE_SERVICE_EXAMPLE,
+  FARE_CLASS_METADATA_EXAMPLE,
+  OFFER_EXAMPLE,
+  OFFER_PASSENGER_EXAMPLE,
+  OFFER_PASSENGER_MAPPING_EXAMPLE,
+  PASSENGER_UPDATE_EXAMPLE,
+  PRICING_RESULT_EXAMPLE,
+  SEAT_MAP_EXAMPLE,
+} from './offer-examples.js';
 
 export const DecimalString = z
   .string()
@@ -100,7 +110,7 @@ export const AvailableService = z
     weight_unit: z.string().optional(),
     dimensions: z.object({ length: z.number().int(), width: z.number().int(), height: z.number().int() }).optional(),
   })
-  .meta({ id: 'AvailableService' });
+  .meta({ id: 'AvailableService', examples: [AVAILABLE_SERVICE_EXAMPLE] });
 export type AvailableService = z.infer<typeof AvailableService>;
 
 export const FareClassMetadata = z
@@ -120,7 +130,7 @@ export const FareClassMetadata = z
     refund_penalty_currency: CurrencyCode.nullable(),
     boarding_priority: z.enum(['last', 'standard', 'early', 'priority']),
   })
-  .meta({ id: 'FareClassMetadata' });
+  .meta({ id: 'FareClassMetadata', examples: [FARE_CLASS_METADATA_EXAMPLE] });
 export type FareClassMetadata = z.infer<typeof FareClassMetadata>;
 
 export const PrivateFare = z.object({
@@ -180,7 +190,7 @@ export const Offer = z
       }
     }
   })
-  .meta({ id: 'Offer', description: "A provider's offer, normalized: the same shape for every provider." });
+  .meta({ id: 'Offer', description: "A provider's offer, normalized: the same shape for every provider.", examples: [OFFER_EXAMPLE] });
 export type Offer = z.infer<typeof Offer>;
 
 export const SeatInfo = z.object({
@@ -203,7 +213,7 @@ export const SeatMap = z
     seat_map: z.record(z.string(), SeatInfo).describe('Keyed by seat number.'),
     pricing: z.record(z.string(), SeatPrice).describe('Keyed by seat number; seats without a price are free.'),
   })
-  .meta({ id: 'SeatMap', description: 'The seats of one segment of an offer.' });
+  .meta({ id: 'SeatMap', description: 'The seats of one segment of an offer.', examples: [SEAT_MAP_EXAMPLE] });
 export type SeatMap = z.infer<typeof SeatMap>;
 
 export const PricingResult = z
@@ -212,7 +222,11 @@ export const PricingResult = z
     price_changed: z.boolean(),
     previous_total_amount: DecimalString,
   })
-  .meta({ id: 'PricingResult', description: "The offer as the provider prices it now; a changed price is said, never hidden." });
+  .meta({
+    id: 'PricingResult',
+    description: 'The offer as the provider prices it now; a changed price is said, never hidden.',
+    examples: [PRICING_RESULT_EXAMPLE],
+  });
 export type PricingResult = z.infer<typeof PricingResult>;
 
 export const OfferPassengerMapping = z
@@ -220,12 +234,12 @@ export const OfferPassengerMapping = z
     user_passenger_id: z.uuid().describe("One of the traveler's saved passengers."),
     provider_passenger_id: z.string().min(1).describe('The id of a passenger inside the offer (its `passengers[].id`).'),
   })
-  .meta({ id: 'OfferPassengerMapping' });
+  .meta({ id: 'OfferPassengerMapping', examples: [OFFER_PASSENGER_MAPPING_EXAMPLE] });
 export type OfferPassengerMapping = z.infer<typeof OfferPassengerMapping>;
 
 export const SaveOfferPassengersRequest = z
   .strictObject({ passengers: z.array(OfferPassengerMapping).min(1).max(9) })
-  .meta({ id: 'SaveOfferPassengersRequest' });
+  .meta({ id: 'SaveOfferPassengersRequest', examples: [{ passengers: [OFFER_PASSENGER_MAPPING_EXAMPLE] }] });
 
 export const PassengerUpdateRequest = z
   .strictObject({
@@ -250,12 +264,12 @@ export const PassengerUpdateRequest = z
       )
       .optional(),
   })
-  .meta({ id: 'PassengerUpdateRequest', description: 'Empty fields are ignored.' });
+  .meta({ id: 'PassengerUpdateRequest', description: 'Empty fields are ignored.', examples: [PASSENGER_UPDATE_EXAMPLE] });
 export type PassengerUpdateRequest = z.infer<typeof PassengerUpdateRequest>;
 
 export const OfferPassengerDetails = OfferPassenger.extend({
   given_name: z.string().nullable(),
   family_name: z.string().nullable(),
   loyalty_programme_accounts: z.array(z.object({ airline_iata_code: z.string(), account_number: z.string() })),
-}).meta({ id: 'OfferPassenger', description: "One of the offer's passengers, as the provider now holds it." });
+}).meta({ id: 'OfferPassenger', description: "One of the offer's passengers, as the provider now holds it.", examples: [OFFER_PASSENGER_EXAMPLE] });
 export type OfferPassengerDetails = z.infer<typeof OfferPassengerDetails>;

@@ -8,6 +8,31 @@ export type ProviderId = z.infer<typeof ProviderId>;
 const flag = (description: string) => z.boolean().describe(description);
 const count = (description: string) => z.number().int().min(0).describe(description);
 
+/** provider_b's, as seeded. */
+const CAPABILITIES_EXAMPLE = {
+  supports_direct_booking: true,
+  requires_pricing: false,
+  requires_payment_step: false,
+  requires_order_creation: true,
+  supports_offer_passenger_update: true,
+  supports_integrated_pricing_booking: true,
+  supports_seat_selection: true,
+  supports_bag_selection: true,
+  supports_refunds: true,
+  supports_changes: true,
+  supports_partial_booking: false,
+  supports_hold_booking: true,
+  max_passengers: 9,
+  max_connections: 2,
+  max_advance_booking_days: 330,
+  min_advance_booking_hours: 2,
+  search_timeout_seconds: 10,
+  pricing_timeout_seconds: 10,
+  booking_timeout_seconds: 60,
+  supported_currencies: ['GBP', 'USD', 'EUR'],
+  supported_cabin_classes: ['economy', 'premium_economy', 'business', 'first'],
+};
+
 export const ProviderCapabilities = z
   .object({
     supports_direct_booking: flag('A booking can be created from the offer without a separate order step.'),
@@ -37,6 +62,7 @@ export const ProviderCapabilities = z
   .meta({
     id: 'ProviderCapabilities',
     description: 'What a provider can do. Read it at runtime to decide which steps (pricing, seat selection, hold) apply.',
+    examples: [CAPABILITIES_EXAMPLE],
   });
 export type ProviderCapabilities = z.infer<typeof ProviderCapabilities>;
 
@@ -50,7 +76,27 @@ export const Provider = z
     is_active: z.boolean(),
     priority: z.number().int().describe('Search priority; lower is higher priority.'),
   })
-  .meta({ id: 'Provider', description: 'A flight provider and its capabilities.' });
+  .meta({
+    id: 'Provider',
+    description: 'A flight provider and its capabilities.',
+    examples: [
+      {
+        id: 'provider_b',
+        name: 'Provider B (API)',
+        type: 'API',
+        capabilities: CAPABILITIES_EXAMPLE,
+        config: { supports_services: true },
+        is_active: true,
+        priority: 2,
+      },
+    ],
+  });
 export type Provider = z.infer<typeof Provider>;
 
-export const ProviderPathParams = z.object({ provider: z.string().describe('`provider_a` to `provider_e`.') });
+/**
+ * The document lists the five providers, but any string is taken: an unknown one then answers 404
+ * `provider_not_found` naming the known ones, which says more than a validation error would.
+ */
+export const ProviderPathParams = z.object({
+  provider: z.string().meta({ description: 'The flight provider: `provider_a` to `provider_e`.', enum: [...PROVIDER_IDS], examples: ['provider_b'] }),
+});

@@ -8,7 +8,9 @@ import type { Actor } from '../actor.js';
 import { ForbiddenError } from '../errors.js';
 import type { UserService } from './service.js';
 
-export const UserIdParam = z.union([z.literal('me'), z.uuid()]).describe('A traveler’s id, or `me` for the traveler whose token is sent.');
+export const UserIdParam = z
+  .union([z.literal('me'), z.uuid()])
+  .meta({ description: 'A traveler’s id, or `me` for the traveler whose token is sent.', examples: ['me'] });
 
 export async function resolveUserId(actor: Actor, userid: string, users: UserService): Promise<string> {
   if (userid === 'me' || userid.toLowerCase() === actor.userId.toLowerCase()) return actor.userId;

@@ -38,18 +38,21 @@ function newValueFits(input: { contact_type: 'email' | 'phone'; new_value: strin
 export const InitiateContactChangeRequest = z
   .strictObject({ contact_type: ContactType, new_value: NewValue })
   .superRefine(newValueFits)
-  .meta({ id: 'InitiateContactChangeRequest' });
+  .meta({ id: 'InitiateContactChangeRequest', examples: [{ contact_type: 'email', new_value: 'amelia.hart@example.org' }] });
 export const InitiatedContactChange = z
   .object({ session: z.string().describe('Send it back with the code, to verify-identity.'), challenge_name: z.literal('EMAIL_OTP') })
-  .meta({ id: 'InitiatedContactChange' });
+  .meta({ id: 'InitiatedContactChange', examples: [{ session: 'c3a8e5f1-6d2b-4f97-8a41-9e0b7c5d2f36', challenge_name: 'EMAIL_OTP' }] });
 
 export const VerifyContactIdentityRequest = z
   .strictObject({ contact_type: ContactType, new_value: NewValue, code: z.string().trim().min(1).max(20), session: z.string().min(1).max(100) })
   .superRefine(newValueFits)
-  .meta({ id: 'VerifyContactIdentityRequest' });
+  .meta({
+    id: 'VerifyContactIdentityRequest',
+    examples: [{ contact_type: 'email', new_value: 'amelia.hart@example.org', code: '48207316', session: 'c3a8e5f1-6d2b-4f97-8a41-9e0b7c5d2f36' }],
+  });
 export const VerifiedContactIdentity = z
   .object({ access_token: z.string().describe('Send it to confirm, with the code sent to the new contact.') })
-  .meta({ id: 'VerifiedContactIdentity' });
+  .meta({ id: 'VerifiedContactIdentity', examples: [{ access_token: 'HBxqzZbPWXaFprSHJOKq0kGZ5e8VkvH-pG4LyJw6-js' }] });
 
 export const ConfirmContactChangeRequest = z
   .strictObject({
@@ -61,7 +64,10 @@ export const ConfirmContactChangeRequest = z
   .superRefine((input, context) => {
     if (input.contact_type === 'phone' && !input.new_value) context.addIssue({ code: 'custom', path: ['new_value'], message: 'required for a phone change' });
   })
-  .meta({ id: 'ConfirmContactChangeRequest' });
+  .meta({
+    id: 'ConfirmContactChangeRequest',
+    examples: [{ contact_type: 'email', new_value: 'amelia.hart@example.org', code: '93051824', access_token: 'HBxqzZbPWXaFprSHJOKq0kGZ5e8VkvH-pG4LyJw6-js' }],
+  });
 
 interface ChangeRow {
   id: string;

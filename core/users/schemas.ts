@@ -3,6 +3,8 @@ import { CalendarDate, PersonName as Name } from '../validation.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
+const USER_ID = '4f9c2d8e-7b1a-4c3e-9a57-2e8d6b0f13a4';
+
 export const User = z
   .object({
     id: z.uuid(),
@@ -20,7 +22,28 @@ export const User = z
     created_at: dateTime,
     updated_at: dateTime,
   })
-  .meta({ id: 'User', description: 'A traveler.' });
+  .meta({
+    id: 'User',
+    description: 'A traveler.',
+    examples: [
+      {
+        id: USER_ID,
+        first_name: 'Amelia',
+        middle_name: 'Rose',
+        last_name: 'Hart',
+        suffix: null,
+        email: 'amelia.hart@example.com',
+        phone_number: '+447700900123',
+        date_of_birth: '1988-04-17',
+        gender: 'female',
+        known_traveler_number: null,
+        profile_photo_url: `https://api.example.com/v1/users/${USER_ID}/profile-photo`,
+        last_login: '2027-02-18T08:57:12.000Z',
+        created_at: '2026-11-03T14:22:09.000Z',
+        updated_at: '2027-02-18T08:57:12.000Z',
+      },
+    ],
+  });
 export type User = z.infer<typeof User>;
 
 export const UpdateUserRequest = z
@@ -37,5 +60,9 @@ export const UpdateUserRequest = z
     email: z.unknown().optional().describe('Ignored: change it with the contact change.'),
     phone_number: z.unknown().optional().describe('Ignored: change it with the contact change.'),
   })
-  .meta({ id: 'UpdateUserRequest', description: 'The fields to change; those left out keep their values. `email` and `phone_number` are ignored.' });
+  .meta({
+    id: 'UpdateUserRequest',
+    description: 'The fields to change; those left out keep their values. `email` and `phone_number` are ignored.',
+    examples: [{ first_name: 'Amelia', middle_name: 'Rose', last_name: 'Hart', date_of_birth: '1988-04-17', gender: 'female' }],
+  });
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;

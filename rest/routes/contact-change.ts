@@ -17,7 +17,20 @@ import { defineRoute, type Route } from '../route-table.js';
 
 export function contactChangeRoutes(deps: { changes: ContactChanges; users: UserService }): Route[] {
   const userId = (actor: Actor | undefined) => (actor as Actor).userId;
-  const common = { tags: ['Profile'], auth: 'api_key_and_bearer' as const, scope: 'profile.write' as const, errors: [404, 409, 410] };
+  // The codes go out by mail or SMS: a relay that fails is a 502.
+  const common = {
+    tags: ['Profile'],
+    auth: 'api_key_and_bearer' as const,
+    scope: 'profile.write' as const,
+    errors: [404, 409, 410, 502],
+    errorExamples: {
+      404: { code: 'contact_change_not_found', message: 'There is no contact change with this session: start again with initiate.' },
+      409: { code: 'contact_in_use', message: 'This e-mail address belongs to another account: choose another one.' },
+      410: { code: 'code_expired', message: 'This code has expired (codes last 10 minutes): start again with initiate.' },
+      429: { code: 'too_many_contact_changes', message: 'A contact change can be started 5 times an hour: wait, then start again.' },
+      502: { code: 'mail_unavailable', message: 'The e-mail could not be sent just now: try again in a moment.' },
+    },
+  };
   return [
     defineRoute({
       ...common,

@@ -16,7 +16,19 @@ const ProtectedResourceMetadata = z
     resource_name: z.string(),
     resource_documentation: z.string().optional(),
   })
-  .meta({ id: 'ProtectedResourceMetadata' });
+  .meta({
+    id: 'ProtectedResourceMetadata',
+    examples: [
+      {
+        resource: 'https://api.example.com/v1/mcp',
+        authorization_servers: ['https://api.example.com'],
+        scopes_supported: [...SCOPE_NAMES],
+        bearer_methods_supported: ['header'],
+        resource_name: 'Travel Partner agent tools',
+        resource_documentation: 'https://api.example.com/docs',
+      },
+    ],
+  });
 
 export function discoveryRoutes(deps: { baseUrl: string; authUrl: string }): Route[] {
   const metadata = (resource: string, name: string) => ({
@@ -35,6 +47,8 @@ export function discoveryRoutes(deps: { baseUrl: string; authUrl: string }): Rou
       path: '/.well-known/oauth-protected-resource',
       operationId: 'getApiResourceMetadata',
       summary: 'Protected-resource metadata of the REST API (RFC 9728)',
+      description:
+        'Which authorization server issues tokens for the REST API, the scopes it knows, and `resource`: the audience of its tokens (the API’s origin). No credentials; cacheable for an hour, readable from any origin.',
       tags: ['Discovery'],
       auth: 'none',
       responses: { 200: { description: 'The metadata.', schema: ProtectedResourceMetadata } },
@@ -45,6 +59,8 @@ export function discoveryRoutes(deps: { baseUrl: string; authUrl: string }): Rou
       path: '/.well-known/oauth-protected-resource/v1/mcp',
       operationId: 'getToolEndpointResourceMetadata',
       summary: 'Protected-resource metadata of the agent tool endpoint (RFC 9728)',
+      description:
+        'What an MCP client reads after the tool endpoint’s 401 (its `WWW-Authenticate` names this document): the authorization server, the scopes, and `resource`, exactly the endpoint’s URL, to send as `resource` when asking for a token. No credentials.',
       tags: ['Discovery'],
       auth: 'none',
       responses: { 200: { description: 'The metadata.', schema: ProtectedResourceMetadata } },

@@ -1,6 +1,6 @@
 /**
  * The API's own description: the generated OpenAPI document, a reference page rendered by the bundled
- * swagger-ui-dist (no CDN), and a small landing page at the root.
+ * swagger-ui-dist (no CDN), the quick-start landing page at the root, and the site's icon.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { defineRoute, type Route } from '../route-table.js';
 import { HttpProblem } from '../problems.js';
 import { z } from 'zod';
+import { landingPage, type LandingPageOptions } from './landing-page.js';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -26,6 +27,7 @@ const DOCS_PAGE = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Travel Partner API reference</title>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="icon" href="/favicon.ico" type="image/svg+xml">
 </head>
 <body>
   <div id="api"></div>
@@ -35,26 +37,20 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
-const LANDING_PAGE = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Travel Partner API</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
-  <h1>Travel Partner API</h1>
-  <p>Partner REST API and agent tool endpoint for flights, travelers and bookings.</p>
-  <ul>
-    <li><a href="/docs">API reference</a></li>
-    <li><a href="/openapi.json">OpenAPI document</a></li>
-  </ul>
-</body>
-</html>
-`;
-
 const AssetParams = z.object({ file: z.string() });
 
-export function docsRoutes(deps: { openApiDocument(): unknown }): Route[] {
+export interface DocsDeps {
+  openApiDocument(): unknown;
+  landing: LandingPageOptions;
+  /** The site's icon, an SVG (the hosted pages show the same one). */
+  icon: string;
+}
+
+export function docsRoutes(deps: DocsDeps): Route[] {
   const assetDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Buffer>();
   const html = { 'Content-Type': 'text/html; charset=utf-8' };
+  const landing = landingPage(deps.landing);
 
   return [
     defineRoute({
@@ -67,7 +63,19 @@ export function docsRoutes(deps: { openApiDocument(): unknown }): Route[] {
       hidden: true,
       page: true,
       responses: { 200: { description: 'HTML' } },
-      handler: () => ({ headers: html, body: LANDING_PAGE }),
+      handler: () => ({ headers: html, body: landing }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/favicon.ico',
+      operationId: 'getFavicon',
+      summary: 'The site icon',
+      tags: ['Docs'],
+      auth: 'none',
+      hidden: true,
+      responses: { 200: { description: 'An SVG image' } },
+      // Browsers ask for /favicon.ico whatever the page links: an SVG under that name is fine for them.
+      handler: () => ({ headers: { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' }, body: deps.icon }),
     }),
     defineRoute({
       method: 'GET',

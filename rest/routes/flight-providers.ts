@@ -28,6 +28,12 @@ export function flightProviderRoutes(deps: { providers: ProviderCatalog }): Rout
       params: ProviderPathParams,
       responses: { 200: { description: 'The capabilities of the provider.', schema: ProviderCapabilities } },
       errors: [404],
+      errorExamples: {
+        404: {
+          code: 'provider_not_found',
+          message: 'There is no flight provider "provider_x". Known providers: provider_a, provider_b, provider_c, provider_d, provider_e.',
+        },
+      },
       handler: ({ params }) => ({ body: deps.providers.capabilities(params.provider) }),
     }),
   ];

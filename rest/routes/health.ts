@@ -5,7 +5,7 @@ import { defineRoute, type Route } from '../route-table.js';
 
 const READINESS_TIMEOUT_MS = 2000;
 
-const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health', examples: [{ status: 'ok' }] });
 
 export function healthRoutes(deps: { checkDatabase(): Promise<void> }): Route[] {
   return [
@@ -14,6 +14,7 @@ export function healthRoutes(deps: { checkDatabase(): Promise<void> }): Route[] 
       path: '/healthz',
       operationId: 'getHealth',
       summary: 'Liveness: the process is up',
+      description: 'Answers as long as the process runs, whatever the database does: for a liveness probe. No credentials.',
       tags: ['Operations'],
       auth: 'none',
       responses: { 200: { description: 'The process answers.', schema: Health } },
@@ -24,6 +25,7 @@ export function healthRoutes(deps: { checkDatabase(): Promise<void> }): Route[] 
       path: '/readyz',
       operationId: 'getReadiness',
       summary: 'Readiness: the database answers',
+      description: 'Answers 200 once the database answers within 2 s, 503 `not_ready` otherwise: for a readiness probe or a load balancer. No credentials.',
       tags: ['Operations'],
       auth: 'none',
       responses: { 200: { description: 'Ready to serve requests.', schema: Health } },

@@ -9,11 +9,12 @@ import {
   SeatMap,
 } from '../../core/flights/offer-schemas.js';
 import type { OfferService } from '../../core/flights/offers.js';
+import { NATIVE_OFFER_EXAMPLE, OFFER_PASSENGER_MAPPING_EXAMPLE } from '../../core/flights/offer-examples.js';
 import { ProviderPathParams } from '../../core/flights/schemas.js';
 import type { Actor } from '../../core/actor.js';
 import type { Owner } from '../../core/flights/owner.js';
 import type { PartnerIdentity } from '../../core/partners/schemas.js';
-import { defineRoute, type Route } from '../route-table.js';
+import { defineRoute, type ErrorExample, type Route } from '../route-table.js';
 
 /**
  * Over REST the partner's key says whose offers these are; with a traveler's token the traveler acts,
@@ -23,13 +24,46 @@ function callerOf(partner: PartnerIdentity | undefined, actor: Actor | undefined
   return { partnerId: (partner as PartnerIdentity).partnerId, userId: actor?.userId, door: 'rest' };
 }
 
-const ProviderOfferInput = z
-  .record(z.string(), z.unknown())
-  .meta({ id: 'ProviderOfferInput', description: "The provider's own offer object, verbatim, in its native format." });
+const ProviderOfferInput = z.record(z.string(), z.unknown()).meta({
+  id: 'ProviderOfferInput',
+  description: "The provider's own offer object, verbatim, in its native format (the example: provider_b's).",
+  examples: [NATIVE_OFFER_EXAMPLE],
+});
 
-const CreateOfferResponse = z.object({ offer_id: z.uuid().describe('Our id of the offer: name it in every later call.') }).meta({ id: 'CreateOfferResponse' });
+const OFFER_ID = '8d3f6b2a-91c4-4e7d-b5a8-0f2c6e9d1b47';
 
-const OfferPathParams = ProviderPathParams.extend({ offer_id: z.string().describe('The `offer_id` that creating the offer returned.') });
+const CreateOfferResponse = z
+  .object({ offer_id: z.uuid().describe('Our id of the offer: name it in every later call.') })
+  .meta({ id: 'CreateOfferResponse', examples: [{ offer_id: OFFER_ID }] });
+
+const OfferPathParams = ProviderPathParams.extend({
+  offer_id: z.string().meta({ description: 'The `offer_id` that creating the offer returned.', examples: [OFFER_ID] }),
+});
+
+const SavedOfferPassengers = z
+  .object({ passengers: z.array(OfferPassengerMapping) })
+  .meta({ id: 'SavedOfferPassengers', examples: [{ passengers: [OFFER_PASSENGER_MAPPING_EXAMPLE] }] });
+
+/** The answers these routes give, as the service words them. */
+const problems = {
+  providerNotFound: {
+    code: 'provider_not_found',
+    message: 'There is no flight provider "provider_x". Known providers: provider_a, provider_b, provider_c, provider_d, provider_e.',
+  },
+  offerNotFound: {
+    code: 'offer_not_found',
+    message: `There is no offer ${OFFER_ID} of provider_b that you can reach: create one first (createProviderOffer over REST, or create_offer from a search_flights result).`,
+  },
+  offerExpired: { code: 'offer_expired', message: 'This offer expired at 2027-02-18T09:30:00.000Z: search again or ask the provider for a new offer.' },
+  offerChanged: { code: 'offer_changed', message: 'The offer changed while this request ran: read it again, then retry.' },
+  nativeInvalid: {
+    code: 'validation_error',
+    message: 'The request is not valid: see `fields` for each rule that failed.',
+    fields: { total_amount: { field: 'total_amount', rule: 'required', message: 'total_amount is required' } },
+  },
+  // A provider whose system is not configured here (no PROVIDER_A_URL outside sandbox mode).
+  notSupported: { code: 'provider_not_supported', message: 'Calls to provider_a are not supported yet.' },
+} satisfies Record<string, ErrorExample>;
 
 const PricingRequest = z
   .strictObject({
@@ -38,7 +72,7 @@ const PricingRequest = z
       .optional()
       .describe('Accepted for the providers that price by passenger type; the offer’s own passengers are priced.'),
   })
-  .meta({ id: 'PricingRequest' });
+  .meta({ id: 'PricingRequest', examples: [{ passengers: [{ type: 'adult' }] }] });
 
 export function offerRoutes(deps: { offers: OfferService }): Route[] {
   return [
@@ -55,7 +89,8 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       body: ProviderOfferInput,
       status: 201,
       responses: { 201: { description: 'The offer is kept; use `offer_id` from now on.', schema: CreateOfferResponse } },
-      errors: [400, 404, 410, 501],
+      errors: [400, 404, 410],
+      errorExamples: { 400: problems.nativeInvalid, 404: problems.providerNotFound, 410: problems.offerExpired },
       handler: async ({ params, body, partner, actor }) => ({
         body: await deps.offers.create(callerOf(partner, actor), params.provider, body),
       }),
@@ -72,6 +107,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       params: OfferPathParams,
       responses: { 200: { description: 'The offer.', schema: Offer } },
       errors: [404, 410],
+      errorExamples: { 404: problems.offerNotFound, 410: problems.offerExpired },
       handler: async ({ params, partner, actor }) => ({
         body: await deps.offers.get(callerOf(partner, actor), params.provider, params.offer_id),
       }),
@@ -89,7 +125,8 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       params: OfferPathParams,
       body: ProviderOfferInput,
       responses: { 200: { description: 'The offer was replaced.', schema: CreateOfferResponse } },
-      errors: [400, 404, 410, 501],
+      errors: [400, 404, 409, 410],
+      errorExamples: { 400: problems.nativeInvalid, 404: problems.offerNotFound, 409: problems.offerChanged, 410: problems.offerExpired },
       handler: async ({ params, body, partner, actor }) => ({
         body: await deps.offers.replace(callerOf(partner, actor), params.provider, params.offer_id, body),
       }),
@@ -106,8 +143,23 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       scope: 'bookings.write',
       params: OfferPathParams,
       body: SaveOfferPassengersRequest,
-      responses: { 200: { description: 'The mapping as kept.', schema: z.object({ passengers: z.array(OfferPassengerMapping) }) } },
+      responses: { 200: { description: 'The mapping as kept.', schema: SavedOfferPassengers } },
       errors: [404, 410],
+      errorExamples: {
+        400: {
+          code: 'validation_error',
+          message: 'The request is not valid: see `fields` for each rule that failed.',
+          fields: {
+            'passengers.0.provider_passenger_id': {
+              field: 'passengers.0.provider_passenger_id',
+              rule: 'offer_passenger',
+              message: 'pas_0000XyZ is not a passenger of this offer: use one of pas_0000B2kQ7cRfX9pLmN4sTv',
+            },
+          },
+        },
+        404: problems.offerNotFound,
+        410: problems.offerExpired,
+      },
       handler: async ({ params, body, partner, actor }) => ({
         body: await deps.offers.savePassengers({ ...callerOf(partner, actor), userId: (actor as Actor).userId }, params.provider, params.offer_id, body.passengers),
       }),
@@ -126,6 +178,19 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       body: PassengerUpdateRequest,
       responses: { 200: { description: "The offer's passenger as the provider now holds it.", schema: OfferPassengerDetails } },
       errors: [404, 410, 422, 501, 502, 504],
+      errorExamples: {
+        404: {
+          code: 'offer_passenger_not_found',
+          message: 'pas_0000XyZ is not a passenger of this offer: its passengers are pas_0000B2kQ7cRfX9pLmN4sTv.',
+        },
+        410: problems.offerExpired,
+        422: {
+          code: 'passenger_update_not_supported',
+          message:
+            'provider_c takes passenger details only with the booking (its capabilities say supports_offer_passenger_update: false): send them when you book.',
+        },
+        501: problems.notSupported,
+      },
       handler: async ({ params, body, partner, actor }) => ({
         body: await deps.offers.updatePassenger(
           callerOf(partner, actor),
@@ -149,7 +214,18 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       params: OfferPathParams,
       body: PricingRequest.optional(),
       responses: { 200: { description: 'The offer as priced now.', schema: PricingResult } },
-      errors: [404, 410, 422, 501, 502, 504],
+      errors: [404, 409, 410, 422, 501, 502, 504],
+      errorExamples: {
+        404: problems.offerNotFound,
+        409: problems.offerChanged,
+        410: problems.offerExpired,
+        422: {
+          code: 'offer_no_longer_available',
+          message: 'The airline no longer sells this offer (sold out or withdrawn): search again for another one.',
+          details: 'provider_b: sold out or withdrawn',
+        },
+        501: problems.notSupported,
+      },
       handler: async ({ params, partner, actor }) => ({
         body: await deps.offers.price(callerOf(partner, actor), params.provider, params.offer_id),
       }),
@@ -167,6 +243,15 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       params: OfferPathParams,
       responses: { 200: { description: 'The seat maps.', schema: z.array(SeatMap) } },
       errors: [404, 410, 422, 501, 502, 504],
+      errorExamples: {
+        404: problems.offerNotFound,
+        410: problems.offerExpired,
+        422: {
+          code: 'seat_selection_not_supported',
+          message: 'provider_d does not sell seats (its capabilities say supports_seat_selection: false): book without seat selection.',
+        },
+        501: problems.notSupported,
+      },
       handler: async ({ params, partner, actor }) => ({
         body: await deps.offers.seatMaps(callerOf(partner, actor), params.provider, params.offer_id),
       }),

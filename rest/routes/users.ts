@@ -12,6 +12,8 @@ import { defineRoute, type Route } from '../route-table.js';
 
 const UserPath = z.object({ userid: UserIdParam });
 
+const userNotFound = { code: 'user_not_found', message: 'The traveler of this token no longer exists: sign them in again.' };
+
 export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }): Route[] {
   const user = (actor: Actor | undefined, userid: string) => resolveUserId(actor as Actor, userid, deps.users);
   return [
@@ -26,6 +28,7 @@ export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }):
       scope: 'profile.read',
       responses: { 200: { description: 'The traveler.', schema: User } },
       errors: [404],
+      errorExamples: { 404: userNotFound },
       handler: async ({ actor }) => ({ body: await deps.users.getUser((actor as NonNullable<typeof actor>).userId) }),
     }),
     defineRoute({
@@ -39,7 +42,8 @@ export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }):
       scope: 'profile.read',
       params: UserPath,
       responses: { 200: { description: 'The traveler.', schema: User } },
-      errors: [404],
+      errors: [400, 404],
+      errorExamples: { 404: userNotFound },
       handler: async ({ actor, params }) => ({ body: await deps.users.getUser(await user(actor, params.userid)) }),
     }),
     defineRoute({
@@ -55,6 +59,7 @@ export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }):
       body: UpdateUserRequest,
       responses: { 200: { description: 'The traveler as it is now.', schema: User } },
       errors: [404],
+      errorExamples: { 404: userNotFound },
       handler: async ({ actor, params, body }) => ({ body: await deps.users.updateUser(await user(actor, params.userid), body) }),
     }),
     defineRoute({
@@ -70,6 +75,20 @@ export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }):
       params: UserPath,
       upload: { field: 'photo', maxBytes: PHOTO_MAX_BYTES, types: ['image/jpeg', 'image/png', 'image/webp'] },
       responses: { 200: { description: 'The traveler, `profile_photo_url` pointing at the photo.', schema: User } },
+      errors: [404],
+      errorExamples: {
+        400: {
+          code: 'validation_error',
+          message: 'The request is not valid: see `fields` for each rule that failed.',
+          fields: { photo: { field: 'photo', rule: 'image_type', message: 'the photo must be a JPEG, PNG or WebP image (judged from its bytes)' } },
+        },
+        404: userNotFound,
+        413: { code: 'payload_too_large', message: 'The file is larger than 5 MiB: send a smaller one.' },
+        415: {
+          code: 'unsupported_media_type',
+          message: 'Send the image as the body with Content-Type image/jpeg, image/png, image/webp, or as the "photo" field of a multipart/form-data form.',
+        },
+      },
       handler: async ({ actor, params, upload }) => {
         const userId = await user(actor, params.userid);
         await deps.photos.put(userId, upload as Buffer);
@@ -81,12 +100,14 @@ export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }):
       path: '/v1/users/{userid}/profile-photo',
       operationId: 'getProfilePhoto',
       summary: 'The traveler’s profile photo',
+      description: 'The image as it was uploaded, with its own Content-Type (image/jpeg, image/png or image/webp); 404 `photo_not_found` when there is none.',
       tags: ['Profile'],
       auth: 'api_key_and_bearer',
       scope: 'profile.read',
       params: UserPath,
       responses: { 200: { description: 'The image, with its Content-Type.' } },
-      errors: [404],
+      errors: [400, 404],
+      errorExamples: { 404: { code: 'photo_not_found', message: 'The traveler has no profile photo: upload one with PUT .../profile-photo.' } },
       handler: async ({ actor, params }) => {
         const photo = await deps.photos.get(await user(actor, params.userid));
         return {
@@ -100,12 +121,15 @@ export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }):
       path: '/v1/users/{userid}/profile-photo',
       operationId: 'deleteProfilePhoto',
       summary: 'Remove the traveler’s profile photo',
+      description: '`profile_photo_url` becomes null. Removing a photo that is not there is a 204 as well.',
       tags: ['Profile'],
       auth: 'api_key_and_bearer',
       scope: 'profile.write',
       params: UserPath,
       status: 204,
       responses: { 204: { description: 'Removed.' } },
+      errors: [400, 404],
+      errorExamples: { 404: userNotFound },
       handler: async ({ actor, params }) => {
         await deps.photos.remove(await user(actor, params.userid));
         return { status: 204 };

@@ -1,0 +1,94 @@
+/**
+ * The error answers of a route for the OpenAPI document: the statuses every route of its kind can answer
+ * (credentials, rate limit, body) and the ones it declares, each in the envelope the service really sends,
+ * with the answer it gives as a named example. Where one status comes in two envelopes (a bad API key or a
+ * bad token), each has its example.
+ */
+import { z } from 'zod';
+import {
+  BEARER_ERROR_DESCRIPTIONS,
+  BODY_VALIDATION_EXAMPLE,
+  ERROR_DESCRIPTIONS,
+  ERROR_EXAMPLES,
+  ErrorResponse,
+  EXPIRED_TOKEN_EXAMPLE,
+  insufficientScopeExample,
+  MULTIPART_UNREADABLE_EXAMPLE,
+  notAllowedExample,
+  OAuthErrorResponse,
+  OTHER_TRAVELER_EXAMPLE,
+  PARAMETER_VALIDATION_EXAMPLE,
+  ValidationErrorResponse,
+} from './envelopes.js';
+import type { ErrorExample, NamedExample, ResponseSpec, Route } from './route-table.js';
+
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': 'Seconds to wait before the next request.',
+  RateLimit: 'Where you stand in the tightest policy: `"per_second";r=0;t=1`.',
+  'RateLimit-Policy': 'Your plan’s policies: `"per_second";q=25;w=1, "per_day";q=100000;w=86400`.',
+};
+
+export function routeErrors(route: Route): Record<number, ResponseSpec> {
+  const statuses = new Set<number>(route.errors ?? []);
+  if (route.auth !== 'none') [401, 403, 429].forEach((status) => statuses.add(status));
+  if (route.body || route.query || route.upload) statuses.add(400);
+  if (route.body || route.upload) [413, 415].forEach((status) => statuses.add(status));
+  statuses.add(500);
+  return Object.fromEntries([...statuses].sort((a, b) => a - b).map((status) => [status, errorSpec(route, status)]));
+}
+
+function errorSpec(route: Route, status: number): ResponseSpec {
+  const bearer = route.auth === 'api_key_and_bearer';
+  const description = (bearer ? BEARER_ERROR_DESCRIPTIONS[status] : undefined) ?? ERROR_DESCRIPTIONS[status] ?? 'Error';
+  // A traveler's token fails in the OAuth envelope, the partner's key in the standard one.
+  const keyOrToken = z.union([ErrorResponse, OAuthErrorResponse]);
+  if (status === 400) return { description, ...badRequest(route) };
+  if (status === 401 && bearer) {
+    return {
+      description,
+      schema: keyOrToken,
+      headers: { 'WWW-Authenticate': 'The Bearer challenge, with `error="invalid_token"` when a token was sent.' },
+      examples: {
+        api_key: named('The API key is unknown or revoked', standard(401, ERROR_EXAMPLES[401] as ErrorExample)),
+        token: named('The access token has expired', EXPIRED_TOKEN_EXAMPLE),
+      },
+    };
+  }
+  if (status === 403) {
+    const examples: Record<string, NamedExample> = { not_allowed: named('Not on your route allowlist', standard(403, notAllowedExample(route.operationId))) };
+    if (!bearer) return { description, schema: ErrorResponse, examples };
+    if (route.scope) examples.insufficient_scope = named(`The token lacks ${route.scope}`, insufficientScopeExample(route.scope));
+    if (route.path.includes('{userid}')) examples.other_traveler = named('Another traveler’s id in the path', standard(403, OTHER_TRAVELER_EXAMPLE));
+    return { description, schema: keyOrToken, headers: { 'WWW-Authenticate': 'On `insufficient_scope`: the RFC 6750 challenge naming the scope.' }, examples };
+  }
+  const example = standard(status, route.errorExamples?.[status] ?? ERROR_EXAMPLES[status] ?? (ERROR_EXAMPLES[500] as ErrorExample));
+  return {
+    description,
+    schema: ErrorResponse,
+    ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
+    examples: { [example.code]: named(example.code, example) },
+  };
+}
+
+/** A field that does not fit (validation envelope); with a body, also a body that cannot be read. */
+function badRequest(route: Route): Pick<ResponseSpec, 'schema' | 'examples'> {
+  const own = route.errorExamples?.[400];
+  const fallback = route.body || route.upload ? BODY_VALIDATION_EXAMPLE : PARAMETER_VALIDATION_EXAMPLE;
+  const validation = named('A field does not fit', own?.fields ? { message: own.message, code: own.code, fields: own.fields } : fallback);
+  if (!route.body && !route.upload) return { schema: ValidationErrorResponse, examples: { validation } };
+  const unreadable = route.upload ? MULTIPART_UNREADABLE_EXAMPLE : (ERROR_EXAMPLES[400] as ErrorExample);
+  return {
+    schema: z.union([ValidationErrorResponse, ErrorResponse]),
+    examples: { validation, [unreadable.code]: named('The body cannot be read', standard(400, unreadable)) },
+  };
+}
+
+/** The standard envelope as the service sends it. */
+function standard(status: number, example: ErrorExample & { request_id?: string }) {
+  const { message, code, details, request_id } = example;
+  return { message, status_code: status, code, ...(details ? { details } : {}), ...(request_id ? { request_id } : {}) };
+}
+
+function named(summary: string, value: unknown): NamedExample {
+  return { summary, value };
+}
