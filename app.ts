@@ -17,7 +17,7 @@ import { loadSigningKeys, publicKeySet, type SigningKeys } from './authz/keys.js
 import { sweepExpiredOidcModels } from './authz/oidc-adapter.js';
 import { AbuseLimits, type AbusePolicy, type Limit } from './authz/abuse-limits.js';
 import { accountRoutes } from './authz/account-routes.js';
-import { createAuthorizationServer, resourceServers } from './authz/authorization-server.js';
+import { createAuthorizationServer, logServerErrors, resourceServers } from './authz/authorization-server.js';
 import { authorizationRoutes } from './authz/authorization-routes.js';
 import { ConnectedApps } from './authz/connected-apps.js';
 import { interactionRoutes } from './authz/interaction-routes.js';
@@ -191,7 +191,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerCSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware, providerESandbox(clock).routes() as Middleware] : [];
 
     const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
-    const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits });
+    const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits, logger });
     const app = buildHttpApp({
       logger,
       routes,
@@ -288,6 +288,7 @@ function buildAuthorizationServer(deps: {
   sms: SmsSender;
   users: UserService;
   limits: AbuseLimits;
+  logger: Logger;
 }): Middleware {
   const { config, db, clock, keys } = deps;
   const resources = resourceServers({ apiResource: config.baseUrl, toolResource: `${config.baseUrl}/v1/mcp` });
@@ -303,6 +304,7 @@ function buildAuthorizationServer(deps: {
     secureCookies: config.authUrl.startsWith('https://'),
   });
   provider.proxy = config.trustProxy;
+  logServerErrors(provider, deps.logger);
   const pairwiseIds = new PairwiseIds(db.knex);
   const csrf = new CsrfTokens(keys.cookieKeys);
   // Sign-in codes are stored as an HMAC under the newest cookie key.
@@ -310,6 +312,7 @@ function buildAuthorizationServer(deps: {
   const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources });
   return authorizationRoutes({
     provider,
+    logger: deps.logger,
     limits: deps.limits,
     tokenExtras: tokenResponseExtras({ db: db.knex, clock, pairwiseIds }),
     pages: [

@@ -16,9 +16,11 @@
 import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
 import type Provider from 'oidc-provider';
-import { RateLimitedError } from '../core/errors.js';
+import { DomainError, RateLimitedError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
+import { answerOAuthError, serverErrorDescription } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
 import { jsonRefreshBody, TOKEN_PATH, type tokenResponseExtras } from './token-endpoint.js';
@@ -31,6 +33,7 @@ const RESUME = /^\/[A-Za-z0-9_-]{10,}$/;
 
 export interface AuthorizationRoutesDeps {
   provider: Provider;
+  logger: Logger;
   limits: AbuseLimits;
   tokenExtras: ReturnType<typeof tokenResponseExtras>;
   /** The sign-in and consent pages, the connected apps page and API. */
@@ -38,11 +41,11 @@ export interface AuthorizationRoutesDeps {
 }
 
 export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
-  const provider = compose(deps.provider.middleware) as Middleware;
+  const provider = plainServerErrors(compose(deps.provider.middleware) as Middleware);
   const authorize = compose([checkAuthorizationRequest(deps.provider), provider]) as Middleware;
   const token = compose([jsonRefreshBody, deps.tokenExtras, provider]) as Middleware;
   const register = compose([registrationCors, registrationLimit(deps.limits), provider]) as Middleware;
-  const pages = compose(deps.pages) as Middleware;
+  const pages = pagesFailingAsPages(compose(deps.pages) as Middleware, deps.logger);
   const resume = async (ctx: Context, next: Next) => {
     // The resume step may answer the library's self-submitting page (see above); the redirects after it
     // may lead to the client, whose origin form-action must allow.
@@ -70,6 +73,41 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
     if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return resume(ctx, next);
     if (path.startsWith('/interaction/') || within(path, '/account') || within(path, '/v1/apps')) return pages(ctx, next);
     return next();
+  };
+}
+
+/**
+ * The library answers a failure of its own (a database error, say) as `server_error` with the words
+ * "oops! something went wrong"; a JSON client gets ours instead, with the request id to quote. (A
+ * browser's page is rendered by renderAuthorizationError; the error itself is logged on the library's
+ * `server_error` event, see logServerErrors.)
+ */
+function plainServerErrors(provider: Middleware): Middleware {
+  return async function answerServerErrors(ctx: Context, next: Next) {
+    await provider(ctx, next);
+    const body = ctx.body as { error?: unknown } | undefined;
+    if (ctx.status >= 500 && typeof body === 'object' && body?.error === 'server_error') {
+      const requestId = String(ctx.state.requestId);
+      ctx.body = { error: 'server_error', error_description: serverErrorDescription(requestId), request_id: requestId };
+    }
+  };
+}
+
+/**
+ * An unexpected failure on a hosted page is logged with the request id and answered with a page (a
+ * browser is on the other end), not the API's JSON. Domain errors and the JSON API go on to the API's
+ * error handler, which words and logs them.
+ */
+function pagesFailingAsPages(pages: Middleware, logger: Logger): Middleware {
+  return async function failAsPage(ctx: Context, next: Next) {
+    try {
+      await pages(ctx, next);
+    } catch (error) {
+      if (error instanceof DomainError || ctx.path.startsWith('/v1/')) throw error;
+      const requestId = String(ctx.state.requestId);
+      logger.error({ err: error, req_id: requestId, method: ctx.method, path: ctx.path }, 'hosted page failed');
+      answerOAuthError(ctx, 500, 'server_error', serverErrorDescription(requestId));
+    }
   };
 }
 

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import { redirectUriProblem } from '../core/oauth/client-rules.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
@@ -273,4 +274,15 @@ function consentPolicy() {
     1,
   );
   return policy;
+}
+
+/**
+ * The library turns an unexpected failure (the database gone, say) into `server_error` and emits it; only
+ * its debug output would say what failed. Each one is logged with the error and the request id that the
+ * traveler's page or the client's answer quotes.
+ */
+export function logServerErrors(provider: Provider, logger: Logger): void {
+  provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) => {
+    logger.error({ err: error, req_id: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'authorization server error');
+  });
 }
