@@ -69,3 +69,49 @@ test('sign in, consent with one box unticked, land on the redirect with a code',
   t.deepEqual(new Set(tokens.scope?.split(' ')), new Set(['profile.read', 'passengers.read']));
   await page.close();
 });
+
+/** WCAG 2 relative luminance of a computed `rgb(r, g, b)` colour. */
+function luminance(rgb: string): number {
+  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((part) => {
+    const channel = Number(part) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(foreground: string, background: string): number {
+  const [light, dark] = [luminance(foreground), luminance(background)].sort((a, b) => b - a) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`${colorScheme} scheme: error and notice text meet WCAG AA contrast; the code input says it is invalid and why`, async (t) => {
+    if (!fs.existsSync(CHROMIUM)) return t.fail(`Chromium is not installed at ${CHROMIUM}`);
+    const agent = await registerPublicClient(running, callbackUrl);
+    const authorization = await startAuthorization(agent, callbackUrl, 'profile.read');
+    const context = await browser.newContext({ colorScheme });
+    const page = await context.newPage();
+    await page.goto(authorization.url.href);
+    await page.getByLabel('Email').fill(uniqueEmail(colorScheme));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Code').fill('00000000'.slice(0, Number(await page.getByLabel('Code').getAttribute('maxlength'))));
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    const error = page.locator('p.error');
+    await error.waitFor();
+    const code = page.getByLabel('Code');
+    t.is(await code.getAttribute('aria-invalid'), 'true');
+    t.is(await code.getAttribute('aria-describedby'), await error.getAttribute('id'));
+    // The notice's colour, read from the same stylesheet on a paragraph of that class.
+    await page.evaluate(() => document.querySelector('main')?.insertAdjacentHTML('beforeend', '<p class="notice" id="probe">We sent you a new code.</p>'));
+    const colours = await page.evaluate(() => ({
+      background: getComputedStyle(document.body).backgroundColor,
+      error: getComputedStyle(document.querySelector('p.error') as Element).color,
+      notice: getComputedStyle(document.querySelector('#probe') as Element).color,
+    }));
+    t.true(contrast(colours.error, colours.background) >= 4.5, `error ${colours.error} on ${colours.background}: ${contrast(colours.error, colours.background).toFixed(2)}`);
+    t.true(contrast(colours.notice, colours.background) >= 4.5, `notice ${colours.notice} on ${colours.background}: ${contrast(colours.notice, colours.background).toFixed(2)}`);
+    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/code-error-${colorScheme}.png`, fullPage: true });
+    await context.close();
+  });
+}

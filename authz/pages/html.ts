@@ -78,8 +78,16 @@ fieldset { border: 0; padding: 0; margin: 1rem 0; }
 button { padding: 0.6rem 1.2rem; font: inherit; border-radius: 6px; border: 1px solid var(--accent); cursor: pointer; }
 button.primary { background: var(--accent); color: white; }
 button.secondary { background: transparent; color: inherit; }
+/* Messages keep WCAG AA contrast (4.5:1 or more) on both schemes' backgrounds: the light scheme's red
+   and green are too dark for a dark background, so the dark scheme has lighter ones. */
 .error { color: #b3261e; font-weight: 600; }
 .notice { color: #1e7b34; font-weight: 600; }
+input[aria-invalid=true] { border: 2px solid #b3261e; }
+@media (prefers-color-scheme: dark) {
+  .error { color: #ffb4ab; }
+  .notice { color: #7ddc8f; }
+  input[aria-invalid=true] { border-color: #ffb4ab; }
+}
 table { width: 100%; border-collapse: collapse; }
 .app { border-top: 1px solid color-mix(in srgb, CanvasText 15%, transparent); padding: 1rem 0; }
 .app h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }

@@ -10,8 +10,14 @@ export interface FormContext {
   error?: string;
 }
 
-function problem(error: string | undefined): Html {
-  return html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}`;
+/** The message about a field's value, which the field names as its description (aria-describedby). */
+function problem(error: string | undefined, id?: string): Html {
+  return html`${error ? html`<p class="error" role="alert" ${id ? html`id="${id}"` : ''}>${error}</p>` : ''}`;
+}
+
+/** Marks an input as invalid and points it at the message saying why, for screen readers. */
+function invalid(error: string | undefined, messageId: string): Html {
+  return error ? html`aria-invalid="true" aria-describedby="${messageId}"` : html``;
 }
 
 function csrf(token: string): Html {
@@ -22,11 +28,11 @@ export function emailPage(form: FormContext & { clientName: string; email?: stri
   return page(
     'Sign in',
     html`<p>Sign in to continue to <strong>${form.clientName}</strong>. We will e-mail you a code.</p>
-    ${problem(form.error)}
+    ${problem(form.error, 'email-error')}
     <form method="post" action="${form.action}">
       ${csrf(form.csrfToken)}
       <label for="email">Email</label>
-      <input id="email" name="email" type="email" autocomplete="email" required maxlength="255" value="${form.email ?? ''}" autofocus>
+      <input id="email" name="email" type="email" autocomplete="email" required maxlength="255" value="${form.email ?? ''}" ${invalid(form.error, 'email-error')} autofocus>
       <div class="actions"><button class="primary" type="submit">Continue</button></div>
     </form>`,
   );
@@ -37,12 +43,12 @@ export function codePage(form: FormContext & { sentTo: string; digits: number; r
     'Enter your code',
     html`<p>We sent a ${form.digits}-digit code to <strong>${form.sentTo}</strong>. It expires in 10 minutes.</p>
     ${form.notice ? html`<p class="notice" role="status">${form.notice}</p>` : ''}
-    ${problem(form.error)}
+    ${problem(form.error, 'code-error')}
     <form method="post" action="${form.action}">
       ${csrf(form.csrfToken)}
       <label for="code">Code</label>
       <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required
-        pattern="[0-9]{${form.digits}}" minlength="${form.digits}" maxlength="${form.digits}" autofocus>
+        pattern="[0-9]{${form.digits}}" minlength="${form.digits}" maxlength="${form.digits}" ${invalid(form.error, 'code-error')} autofocus>
       <div class="actions"><button class="primary" type="submit">Continue</button></div>
     </form>
     <form method="post" action="${form.resendAction}">
