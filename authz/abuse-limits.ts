@@ -1,13 +1,15 @@
 /**
  * Limits on what anyone on the internet can make this service do without credentials:
  * - sign-in codes to one address (so nobody can flood a stranger's inbox through our pages) and from one
- *   client address;
+ *   network;
  * - open dynamic registrations from one client address (each one is a stored client).
  * Counted in Redis when the service has it (one count for every instance), in memory otherwise.
  */
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimitedError } from '../core/errors.js';
 import { counter, take } from './counter.js';
+import { networkOf } from './networks.js';
 
 export interface Limit {
   points: number;
@@ -16,25 +18,37 @@ export interface Limit {
 }
 
 export interface AbusePolicy {
-  /** Codes to one e-mail address asked from one network. */
+  /** Codes to one e-mail address asked from one network (IPv4 /24, IPv6 /64). */
   signInCodesPerAddress: Limit;
-  /** Codes to one e-mail address from anywhere: looser, against a flood from many networks. */
+  /** Codes to one e-mail address from anywhere; past this, mail to the address is paced (see signInCode). */
   signInCodesPerAddressOverall: Limit;
-  signInCodesPerClient: Limit;
+  /** Past the overall count: at most one code to the address per this many seconds. */
+  signInCodePaceSeconds: number;
+  /** Codes asked from one network, to any addresses. */
+  signInCodesPerNetwork: Limit;
+  /** Open registrations from one client address. */
   registrationsPerClient: Limit;
 }
 
 export const DEFAULT_ABUSE_POLICY: AbusePolicy = {
   signInCodesPerAddress: { points: 10, duration: 3600 },
   signInCodesPerAddressOverall: { points: 50, duration: 3600 },
-  signInCodesPerClient: { points: 30, duration: 900 },
+  signInCodePaceSeconds: 60,
+  signInCodesPerNetwork: { points: 30, duration: 900 },
   registrationsPerClient: { points: 20, duration: 3600 },
 };
+
+/**
+ * Past the overall count, a network that has asked this address for at most this many codes in the
+ * window still gets one (paced): the traveler signing in from home, not one of the networks flooding.
+ */
+const FEW_CODES_FROM_A_NETWORK = 3;
 
 export class AbuseLimits {
   readonly #perAddress: RateLimiterAbstract;
   readonly #perAddressOverall: RateLimiterAbstract;
-  readonly #perClient: RateLimiterAbstract;
+  readonly #pace: RateLimiterAbstract;
+  readonly #perNetwork: RateLimiterAbstract;
   readonly #registrations: RateLimiterAbstract;
 
   constructor(options: { redis?: Redis; keyPrefix?: string; policy?: Partial<AbusePolicy> } = {}) {
@@ -42,28 +56,39 @@ export class AbuseLimits {
     const policy = { ...DEFAULT_ABUSE_POLICY, ...options.policy };
     this.#perAddress = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address`, ...policy.signInCodesPerAddress });
     this.#perAddressOverall = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address-all`, ...policy.signInCodesPerAddressOverall });
-    this.#perClient = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-client`, ...policy.signInCodesPerClient });
+    this.#pace = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address-pace`, points: 1, duration: policy.signInCodePaceSeconds });
+    this.#perNetwork = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-network`, ...policy.signInCodesPerNetwork });
     this.#registrations = counter({ redis: options.redis, keyPrefix: `${prefix}:registrations`, ...policy.registrationsPerClient });
   }
 
   /**
-   * Counts one sign-in code about to be sent to `email` at the request of `clientAddress`. The network
-   * is counted first, and the strict count per address is per network too, so that a stranger cannot
-   * use up a traveler's own budget and lock them out; a looser count per address bounds the rest.
+   * Counts one sign-in code about to be sent to `email` at the request of `clientAddress`, whose network
+   * is what is counted:
+   * 1. the network, over every address it asks for;
+   * 2. the address from that network: a stranger's network cannot use up the traveler's own budget;
+   * 3. the address from everywhere, against a flood from many networks. Past this count the address is
+   *    not locked (that would lock the traveler out from anywhere): a network that has asked for it only
+   *    a few times still gets a code, but mail to the address is paced to one a minute.
    */
   async signInCode(email: string, clientAddress: string): Promise<void> {
     const address = email.trim().toLowerCase();
-    await take(this.#perClient, clientAddress, (wait) => `Too many sign-in codes were requested from your network: try again in ${minutes(wait)}.`);
+    const network = networkOf(clientAddress);
+    await take(this.#perNetwork, network, (wait) => `Too many sign-in codes were requested from your network: try again in ${minutes(wait)}.`);
     const tooMany = (wait: number) => `Too many sign-in codes were sent to this address: try again in ${minutes(wait)}.`;
-    await take(this.#perAddress, `${address} ${clientAddress}`, tooMany);
-    await take(this.#perAddressOverall, address, tooMany);
+    const fromNetwork = await take(this.#perAddress, `${address} ${network}`, tooMany);
+    try {
+      await take(this.#perAddressOverall, address, tooMany);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError) || fromNetwork > FEW_CODES_FROM_A_NETWORK) throw error;
+      await take(this.#pace, address, (wait) => `Many sign-in codes were sent to this address lately, so we send one a minute: try again in ${wait} seconds.`);
+    }
   }
 
   async registration(clientAddress: string): Promise<void> {
     await take(this.#registrations, clientAddress, (wait) => `Too many client registrations from your address: retry after ${wait} s, or reuse a registration you have.`);
   }
-}
 
+}
 
 function minutes(seconds: number): string {
   const count = Math.ceil(seconds / 60);

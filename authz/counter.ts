@@ -12,10 +12,13 @@ export function counter(options: { redis: Redis | undefined; keyPrefix: string; 
   return new RateLimiterRedis({ ...settings, storeClient: redis, insuranceLimiter: new RateLimiterMemory(settings) });
 }
 
-/** Counts one for `key`; past the limit, a RateLimitedError saying `message(seconds to wait)`. */
-export async function take(limiter: RateLimiterAbstract, key: string, message: (waitSeconds: number) => string): Promise<void> {
+/**
+ * Counts one for `key` and answers how many it has counted in the window; past the limit, a
+ * RateLimitedError saying `message(seconds to wait)`.
+ */
+export async function take(limiter: RateLimiterAbstract, key: string, message: (waitSeconds: number) => string): Promise<number> {
   try {
-    await limiter.consume(key);
+    return (await limiter.consume(key)).consumedPoints;
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
     const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));

@@ -19,7 +19,7 @@ export class ToolCallLimits {
   }
 
   /** Counts one request of the agent `clientId` acting for `userId`; throws RateLimitedError past the limit. */
-  take(clientId: string, userId: string): Promise<void> {
-    return take(this.#perAgent, `${clientId}:${userId}`, (wait) => `This agent is sending the traveler's requests too fast: wait ${wait} s, then go on more slowly.`);
+  async take(clientId: string, userId: string): Promise<void> {
+    await take(this.#perAgent, `${clientId}:${userId}`, (wait) => `This agent is sending the traveler's requests too fast: wait ${wait} s, then go on more slowly.`);
   }
 }

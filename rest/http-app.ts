@@ -30,7 +30,9 @@ export interface HttpAppOptions {
 }
 
 export function buildHttpApp(options: HttpAppOptions): Koa {
-  const app = new Koa({ proxy: options.trustProxy, keys: options.cookieKeys });
+  // Behind one proxy, the client's address is the last one in X-Forwarded-For, the one our proxy added:
+  // the ones before it are whatever the client wrote (maxIpsCount: 1).
+  const app = new Koa({ proxy: options.trustProxy, maxIpsCount: options.trustProxy ? 1 : 0, keys: options.cookieKeys });
   // Errors are answered by errorHandler; what reaches Koa's own handler is a socket-level failure.
   app.on('error', (error: Error, ctx?: Koa.Context) => options.logger.warn({ err: error, req_id: ctx?.state.requestId }, 'connection error'));
 

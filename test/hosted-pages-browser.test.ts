@@ -102,13 +102,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const code = page.getByLabel('Code');
     t.is(await code.getAttribute('aria-invalid'), 'true');
     t.is(await code.getAttribute('aria-describedby'), await error.getAttribute('id'));
-    // The notice's colour, read from the same stylesheet on a paragraph of that class.
-    await page.evaluate(() => document.querySelector('main')?.insertAdjacentHTML('beforeend', '<p class="notice" id="probe">We sent you a new code.</p>'));
-    const colours = await page.evaluate(() => ({
-      background: getComputedStyle(document.body).backgroundColor,
-      error: getComputedStyle(document.querySelector('p.error') as Element).color,
-      notice: getComputedStyle(document.querySelector('#probe') as Element).color,
-    }));
+    // The notice's colour, read from the same stylesheet on a paragraph of that class. (The script is a
+    // string: it runs in the page, whose DOM types this project does not compile against.)
+    const colours = (await page.evaluate(`(() => {
+      document.querySelector('main').insertAdjacentHTML('beforeend', '<p class="notice" id="probe">We sent you a new code.</p>');
+      return {
+        background: getComputedStyle(document.body).backgroundColor,
+        error: getComputedStyle(document.querySelector('p.error')).color,
+        notice: getComputedStyle(document.querySelector('#probe')).color,
+      };
+    })()`)) as { background: string; error: string; notice: string };
     t.true(contrast(colours.error, colours.background) >= 4.5, `error ${colours.error} on ${colours.background}: ${contrast(colours.error, colours.background).toFixed(2)}`);
     t.true(contrast(colours.notice, colours.background) >= 4.5, `notice ${colours.notice} on ${colours.background}: ${contrast(colours.notice, colours.background).toFixed(2)}`);
     if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/code-error-${colorScheme}.png`, fullPage: true });

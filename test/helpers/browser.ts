@@ -22,7 +22,11 @@ export class TestBrowser {
   /** Keyed by name and path, as a browser keeps them: two sign-in tabs have one cookie each. */
   readonly #cookies = new Map<string, Cookie>();
 
-  constructor(private readonly origin: string) {}
+  /** `headers` go with every request (a proxy's X-Forwarded-For, say). */
+  constructor(
+    private readonly origin: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   /** Follows redirects from `url` until a page of ours answers, or a redirect leaves our origin. */
   async open(url: string, init: RequestInit = {}): Promise<Page | { redirectedTo: string }> {
@@ -81,7 +85,7 @@ export class TestBrowser {
 
   #headers(path: string): Record<string, string> {
     const cookie = this.cookieHeader(path);
-    return cookie ? { cookie, accept: 'text/html' } : { accept: 'text/html' };
+    return cookie ? { ...this.headers, cookie, accept: 'text/html' } : { ...this.headers, accept: 'text/html' };
   }
 
   #remember(response: Response): void {

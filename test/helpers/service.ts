@@ -51,7 +51,7 @@ export async function startService(
   const service = await createService(config, {
     ...options,
     abusePolicy: {
-      signInCodesPerClient: { points: 100_000, duration: 60 },
+      signInCodesPerNetwork: { points: 100_000, duration: 60 },
       registrationsPerClient: { points: 100_000, duration: 60 },
       ...options.abusePolicy,
     },
