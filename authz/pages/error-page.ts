@@ -30,7 +30,7 @@ const PLAIN_WORDS: Record<string, string> = {
   server_error: 'Something went wrong on our side. Go back to the app you came from and try again in a moment.',
 };
 
-export function answerOAuthError(ctx: Context, status: number, error: string, description: string): void {
+export function answerOAuthError(ctx: Context, status: number, error: string, description: string, developerDetail?: string): void {
   ctx.status = status;
   ctx.set('Cache-Control', 'no-store');
   if (ctx.accepts('json', 'html') === 'html') {
@@ -40,7 +40,9 @@ export function answerOAuthError(ctx: Context, status: number, error: string, de
     ctx.body = page(
       'We could not continue',
       html`<p class="error" role="alert">${description}</p>
-    <p class="hint">Error code: <code>${error}</code>${requestId ? html`. If you contact support, quote request id <code>${requestId}</code>.` : ''}</p>`,
+    <p class="hint">Error code: <code>${error}</code>${developerDetail ? html` (for the app’s developers: ${developerDetail})` : ''}.${
+      requestId ? html` If you contact support, quote request id <code>${requestId}</code>.` : ''
+    }</p>`,
     );
     return;
   }
@@ -48,15 +50,14 @@ export function answerOAuthError(ctx: Context, status: number, error: string, de
 }
 
 /**
- * oidc-provider's `renderError` (the status is already set), for a browser. The page says it in our words;
- * JSON answers keep the library's description, which their developers read, except a server error's
+ * oidc-provider's `renderError` (the status is already set), for a browser: the traveler reads our words;
+ * what the library found wrong stays beside the error code for the app's developers (a failure on our
+ * side is in the log instead). JSON answers keep the library's description, except a server error's
  * (see authorization-routes.ts).
  */
 export function renderAuthorizationError(ctx: Context, out: { error: string; error_description?: string }): void {
   const plain = PLAIN_WORDS[out.error] ?? 'We could not complete this request. Go back to the app you came from and start again.';
-  // What the library found wrong helps the app's developers; a failure on our side is in the log instead.
-  const detail = out.error !== 'server_error' && out.error_description ? ` (for the app’s developers: ${out.error_description})` : '';
-  answerOAuthError(ctx, ctx.status, out.error, `${plain}${detail}`);
+  answerOAuthError(ctx, ctx.status, out.error, plain, out.error !== 'server_error' ? out.error_description : undefined);
 }
 
 /** The JSON description of a failure on our side: no library wording, and the request id to quote. */
