@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
-import { redirectUriProblem } from '../core/oauth/client-rules.js';
+import { BECOME_PUBLIC, redirectUriProblem } from '../core/oauth/client-rules.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
@@ -166,7 +166,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         }
         const type = metadata['token_endpoint_auth_method'] === 'none' ? 'public' : 'confidential';
         for (const uri of (metadata['redirect_uris'] as string[] | undefined) ?? []) {
-          const problem = redirectUriProblem(uri, type);
+          const problem = redirectUriProblem(uri, type, BECOME_PUBLIC.registration);
           if (problem) throw new errors.InvalidClientMetadata(`redirect_uris: ${problem}`);
         }
       },

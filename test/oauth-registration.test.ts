@@ -54,6 +54,9 @@ test.serial('confidential clients redirect to public https only; public clients 
     const body = await jsonOf(response);
     t.is(body.error, 'invalid_redirect_uri', uri);
     t.regex(body.error_description, /https|localhost|loopback/, uri);
+    if (new URL(uri).hostname !== 'agent.example') {
+      t.regex(body.error_description, /"token_endpoint_auth_method": ?"none"/, `${uri}: says how to register a public client instead`);
+    }
   }
   for (const uri of ['http://localhost:3000/cb', 'http://127.0.0.1:9/cb', 'https://app.example/cb']) {
     t.is((await register({ redirect_uris: [uri], token_endpoint_auth_method: 'none' })).status, 201, uri);
@@ -67,6 +70,11 @@ test.serial('confidential clients redirect to public https only; public clients 
     running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Rules Air', redirect_uris: ['http://rules.example/cb'] }),
     { message: /invalid_redirect_uri.*https/ },
   );
+  for (const uri of ['http://localhost:7000/cb', 'http://127.0.0.1:7000/cb', 'https://localhost/cb']) {
+    const loopback = await t.throwsAsync(running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Rules Air', redirect_uris: [uri] }));
+    t.regex(loopback.message, /invalid_redirect_uri.*--public/, `${uri}: the admin command line names --public`);
+    t.regex(loopback.message, /http:\/\/localhost:<port>/);
+  }
   const publicPartner = await running.service.partnerClients.create({
     partner_id: partner.partner_id,
     name: 'Rules Air app',

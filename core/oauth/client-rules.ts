@@ -18,8 +18,20 @@ function isLoopback(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(host) || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** What is wrong with `uri` as a redirect of a client of this type, or undefined when it is allowed. */
-export function redirectUriProblem(uri: string, type: ClientType): string | undefined {
+/**
+ * How a confidential client becomes a public one, in the words of the door it came through: a loopback
+ * redirect is refused to the first and allowed to the second, and the refusal says so.
+ */
+export const BECOME_PUBLIC = {
+  registration: 'register it with "token_endpoint_auth_method": "none" (no secret, PKCE alone)',
+  admin: 'create it with --public (no secret, PKCE alone)',
+} as const;
+
+/**
+ * What is wrong with `uri` as a redirect of a client of this type, or undefined when it is allowed.
+ * `becomePublic` (one of BECOME_PUBLIC) ends the refusal of a loopback redirect to a confidential client.
+ */
+export function redirectUriProblem(uri: string, type: ClientType, becomePublic: string): string | undefined {
   let url: URL;
   try {
     url = new URL(uri);
@@ -28,9 +40,15 @@ export function redirectUriProblem(uri: string, type: ClientType): string | unde
   }
   if (url.hash) return `${uri} must not have a fragment (#...)`;
   if (url.username || url.password) return `${uri} must not carry a user name or password`;
+  const web = url.protocol === 'https:' || url.protocol === 'http:';
   if (type === 'confidential') {
+    if (web && isLoopback(url.hostname)) {
+      return (
+        `${uri} is on localhost or a loopback address: a confidential client redirects to public https URLs only. ` +
+        `A public client may use http://localhost:<port> and http://127.0.0.1:<port>; ${becomePublic}`
+      );
+    }
     if (url.protocol !== 'https:') return `${uri} must use https:// (a confidential client's redirects are https only)`;
-    if (isLoopback(url.hostname)) return `${uri} must not point at localhost or a loopback address (a confidential client's redirects are public https URLs)`;
     return undefined;
   }
   if (url.protocol === 'https:') return undefined;
