@@ -24,7 +24,9 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   plan list
   client create --partner PARTNER_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public]
       An OAuth client of the partner. Prints {client_id, client_secret}: the secret is shown this once
-      (none for --public). Confidential clients redirect to https URLs only, never localhost.
+      (none for --public). Confidential clients redirect to https URLs only, never localhost; a --public
+      client may also use http://localhost:<port> and http://127.0.0.1:<port>. At most 10 redirect URIs of
+      2,000 characters; the name is plain text of at most 100 characters.
 
 Output is JSON on stdout; errors go to stderr with a non-zero exit code.`;
 

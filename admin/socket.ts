@@ -76,7 +76,8 @@ async function answer(request: string, deps: AdminDeps, logger: Logger): Promise
   }
 }
 
-export function describeAdminError(error: unknown, logger: Logger): NonNullable<AdminReply['error']> {
+/** `detailsAt` says where the logger writes: the service's log, or the command's own stderr. */
+export function describeAdminError(error: unknown, logger: Logger, detailsAt = 'the service log has the details'): NonNullable<AdminReply['error']> {
   if (error instanceof ValidationError) {
     return Object.keys(error.fields).length > 0
       ? { code: error.code, message: error.message, fields: error.fields }
@@ -84,7 +85,7 @@ export function describeAdminError(error: unknown, logger: Logger): NonNullable<
   }
   if (error instanceof DomainError) return { code: error.code, message: error.message };
   logger.error({ err: error }, 'admin command failed');
-  return { code: 'internal_error', message: 'The command failed unexpectedly; the service log has the details.' };
+  return { code: 'internal_error', message: `The command failed unexpectedly; ${detailsAt}.` };
 }
 
 /** Sends one command to a running service. Rejects with ENOENT/ECONNREFUSED when none listens. */

@@ -11,6 +11,7 @@
  * - `/v1/oauth/session/end/confirm`: that end of the old session;
  * - `/interaction/*`: the sign-in and consent pages; `/account/*` and `/v1/apps`: connected apps;
  * - `/assets/pages.css` and `/assets/icon.svg`: the pages' stylesheet and icon.
+ * What it claims is seen as addressed to the issuer, whatever Host it carried (issuer-origin.ts).
  * No body parser runs before the library: it reads its own.
  */
 import compose from 'koa-compose';
@@ -20,6 +21,7 @@ import { DomainError, RateLimitedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
+import { issuerOrigin } from './issuer-origin.js';
 import { answerOAuthError, serverErrorDescription } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
@@ -54,25 +56,32 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
     return provider(ctx, next);
   };
 
-  return function authorizationServer(ctx: Context, next: Next) {
+  const assets = async (ctx: Context) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.type = ctx.path === ICON_PATH ? 'image/svg+xml' : 'text/css';
+    ctx.body = ctx.path === ICON_PATH ? ICON : STYLESHEET;
+  };
+  const claim = (ctx: Context): Middleware | undefined => {
     const { path } = ctx;
-    if (path === '/') return isAuthorizationRequest(ctx) ? authorize(ctx, next) : next();
+    if (path === '/') return isAuthorizationRequest(ctx) ? authorize : undefined;
     // The library's router ignores case and a trailing slash: so does this dispatch, or `/v1/oauth/TOKEN/`
     // would reach the library without the token endpoint's own steps. Other /v1/oauth paths are not ours.
     const normalized = path.toLowerCase().replace(/\/$/, '');
-    if (normalized === TOKEN_PATH) return token(ctx, next);
-    if (normalized === REGISTRATION_PATH) return register(ctx, next);
-    if (normalized === REVOCATION_PATH || normalized === SESSION_END_CONFIRM_PATH || PROVIDER_DOCUMENTS.has(normalized)) return provider(ctx, next);
-    if (normalized.startsWith('/v1/oauth/')) return next();
-    if ((path === STYLESHEET_PATH || path === ICON_PATH) && ctx.method === 'GET') {
-      ctx.set('Cache-Control', 'public, max-age=3600');
-      ctx.type = path === ICON_PATH ? 'image/svg+xml' : 'text/css';
-      ctx.body = path === ICON_PATH ? ICON : STYLESHEET;
-      return;
-    }
-    if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return resume(ctx, next);
-    if (path.startsWith('/interaction/') || within(path, '/account') || within(path, '/v1/apps')) return pages(ctx, next);
-    return next();
+    if (normalized === TOKEN_PATH) return token;
+    if (normalized === REGISTRATION_PATH) return register;
+    if (normalized === REVOCATION_PATH || normalized === SESSION_END_CONFIRM_PATH || PROVIDER_DOCUMENTS.has(normalized)) return provider;
+    if (normalized.startsWith('/v1/oauth/')) return undefined;
+    if ((path === STYLESHEET_PATH || path === ICON_PATH) && ctx.method === 'GET') return assets;
+    if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return resume;
+    if (path.startsWith('/interaction/') || within(path, '/account') || within(path, '/v1/apps')) return pages;
+    return undefined;
+  };
+  const asAddressedToIssuer = issuerOrigin(deps.provider.issuer);
+
+  return function authorizationServer(ctx: Context, next: Next) {
+    const handler = claim(ctx);
+    if (!handler) return next();
+    return asAddressedToIssuer(ctx, () => handler(ctx, next));
   };
 }
 

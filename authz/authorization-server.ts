@@ -10,7 +10,7 @@ import Provider, { errors, interactionPolicy, type Configuration, type KoaContex
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
-import { redirectUriProblem } from '../core/oauth/client-rules.js';
+import { BECOME_PUBLIC, clientNameProblem, redirectUriCountProblem, redirectUriProblem } from '../core/oauth/client-rules.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
@@ -165,9 +165,17 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         if (value !== undefined && (ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration') {
           throw new errors.InvalidClientMetadata('partner_id cannot be registered: partner clients are created by the operator');
         }
+        // The library takes a description starting with "redirect_uris" for invalid_redirect_uri, any
+        // other for invalid_client_metadata (RFC 7591 §3.2.2).
+        const name = metadata['client_name'];
+        const nameProblem = typeof name === 'string' ? clientNameProblem(name) : undefined;
+        if (nameProblem) throw new errors.InvalidClientMetadata(`client_name ${nameProblem}`);
+        const uris = (metadata['redirect_uris'] as string[] | undefined) ?? [];
+        const countProblem = redirectUriCountProblem(uris.length);
+        if (countProblem) throw new errors.InvalidClientMetadata(countProblem);
         const type = metadata['token_endpoint_auth_method'] === 'none' ? 'public' : 'confidential';
-        for (const uri of (metadata['redirect_uris'] as string[] | undefined) ?? []) {
-          const problem = redirectUriProblem(uri, type);
+        for (const uri of uris) {
+          const problem = redirectUriProblem(uri, type, BECOME_PUBLIC.registration);
           if (problem) throw new errors.InvalidClientMetadata(`redirect_uris: ${problem}`);
         }
       },

@@ -10,6 +10,7 @@ import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import { ValidationError, type FieldError } from '../core/errors.js';
 import {
+  BECOME_PUBLIC,
   CreatePartnerClientInput,
   redirectUriProblem,
   type CreatedPartnerClient,
@@ -26,7 +27,7 @@ export class PartnerClientRegistry implements PartnerClients {
     const parsed = parseOrThrow(CreatePartnerClientInput, input);
     const type = parsed.public ? 'public' : 'confidential';
     const problems: FieldError[] = parsed.redirect_uris.flatMap((uri, index) => {
-      const problem = redirectUriProblem(uri, type);
+      const problem = redirectUriProblem(uri, type, BECOME_PUBLIC.admin);
       return problem ? [{ field: `redirect_uris.${index}`, rule: 'invalid_redirect_uri', message: problem }] : [];
     });
     if (problems.length > 0) throw new ValidationError(problems, `invalid_redirect_uri: ${problems.map((p) => p.message).join('; ')}.`);

@@ -38,7 +38,10 @@ export class UsageLimiter {
     const day = await settle(limiters.perDay.consume(partner.partnerId));
     if (!day.allowed) return decision(false, limiters, perDayPolicy, day.res);
 
-    return decision(true, limiters, perSecondPolicy, second.res);
+    // RateLimit reports the policy closest to exhaustion (draft-ietf-httpapi-ratelimit-headers): the day
+    // once fewer of its requests remain than of the second's, or a client would see room it does not have.
+    const dayIsTighter = day.res.remainingPoints < second.res.remainingPoints;
+    return dayIsTighter ? decision(true, limiters, perDayPolicy, day.res) : decision(true, limiters, perSecondPolicy, second.res);
   }
 
   #limitersFor(plan: UsagePlan): PlanLimiters {

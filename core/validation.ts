@@ -39,8 +39,11 @@ type Issue = z.core.$ZodIssue;
 const MISSING_VALUE_CODES = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
 
 function describe(issue: Issue, field: string): { rule: string; message: string } {
-  // Parsed with reportInput, an issue lacks its input only when the value was absent.
-  if (issue.input === undefined && MISSING_VALUE_CODES.has(issue.code)) return { rule: 'required', message: `${field} is required` };
+  // Parsed with reportInput, an issue lacks its input only when the value was absent. A schema's own
+  // message (`z.string({ error })`) says how to supply it.
+  if (issue.input === undefined && MISSING_VALUE_CODES.has(issue.code)) {
+    return { rule: 'required', message: `${field} is required${customOr(issue.message, '', ': ')}` };
+  }
   switch (issue.code) {
     case 'invalid_type':
       return { rule: 'type', message: `${field} must be ${article(issue.expected)}` };
@@ -81,8 +84,8 @@ function sizeRule(origin: string, bound: 'min' | 'max', limit: number | bigint, 
 }
 
 /** zod's default messages start with "Invalid"; ours (passed to the schema) are worth keeping. */
-function customOr(message: string, fallback: string): string {
-  return message.startsWith('Invalid') ? fallback : message;
+function customOr(message: string, fallback: string, lead = ''): string {
+  return message.startsWith('Invalid') ? fallback : `${lead}${message}`;
 }
 
 function article(expected: string): string {

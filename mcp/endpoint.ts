@@ -3,7 +3,8 @@
  * Stateless (no sessions: any instance answers any request) with JSON responses. Before a request reaches
  * the transport, it goes through these checks, each answering in HTTP what a client can act on:
  *
- * 1. `x-api-key` present: 429. Keyed traffic is throttled to zero here (Authentication rule 2).
+ * 1. `x-api-key` present, even empty: 429 with Retry-After of a day. Keyed traffic is throttled to zero
+ *    here (Authentication rule 2).
  * 2. Host and Origin must be ours: 403 otherwise, against DNS rebinding.
  * 3. POST only: the server offers no SSE stream to GET, and has no session to DELETE.
  * 4. A bearer token whose audience is this endpoint: 401 with the RFC 9728 challenge otherwise, naming
@@ -31,6 +32,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Longer than any provider's timeout: a request still unanswered by then will not be. */
 const DEADLINE_MS = 120_000;
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
+/** Retry-After of keyed traffic, which is never served here. */
+const KEYED_RETRY_AFTER_SECONDS = 86_400;
 
 export interface TokenCheck {
   /** Verifies a token issued for this endpoint (its audience); throws a DomainError when it is not. */
@@ -62,10 +65,18 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
     if (ctx.path.replace(/\/+$/, '') !== TOOL_ENDPOINT_PATH) return next();
     ctx.state.operationId = 'mcp';
 
-    if (ctx.get('x-api-key')) {
+    // Any x-api-key header is keyed traffic, an empty one too (ctx.get would answer '' for it and for none).
+    if (ctx.req.headers['x-api-key'] !== undefined) {
+      // Its quota here is zero, so no wait makes it pass: a day is the honest answer, and the message says so.
+      ctx.set({
+        'Retry-After': String(KEYED_RETRY_AFTER_SECONDS),
+        'RateLimit-Policy': `"api_key";q=0;w=${KEYED_RETRY_AFTER_SECONDS}`,
+        RateLimit: `"api_key";r=0;t=${KEYED_RETRY_AFTER_SECONDS}`,
+      });
       return answer(ctx, 429, {
         code: 'api_key_not_allowed',
-        message: 'The tool endpoint takes no API key: send only the traveler’s access token, as Authorization: Bearer <token>.',
+        message:
+          'The tool endpoint never takes an API key (keyed traffic is throttled to zero here, so waiting will not help): remove the x-api-key header and send only the traveler’s access token, as Authorization: Bearer <token>.',
       });
     }
     const origin = ctx.get('origin');

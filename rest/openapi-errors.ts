@@ -24,7 +24,7 @@ import type { ErrorExample, NamedExample, ResponseSpec, Route } from './route-ta
 
 const RATE_LIMIT_HEADERS = {
   'Retry-After': 'Seconds to wait before the next request.',
-  RateLimit: 'Where you stand in the tightest policy: `"per_second";r=0;t=1`.',
+  RateLimit: 'Where you stand in the policy closest to running out (the one that refused, on a 429): `"per_second";r=0;t=1`, or `"per_day";r=3;t=41230` once fewer of the day’s requests remain than of the second’s.',
   'RateLimit-Policy': 'Your plan’s policies: `"per_second";q=25;w=1, "per_day";q=100000;w=86400`.',
 };
 

@@ -4,6 +4,7 @@
  * directory); otherwise it opens the database itself.
  */
 import fs from 'node:fs';
+import { pino } from 'pino';
 import { runAdminCommand } from '../admin/commands.js';
 import { adminSocketPath, describeAdminError, sendAdminCommand, type AdminReply } from '../admin/socket.js';
 import { ConfigError, loadConfig } from '../config.js';
@@ -18,7 +19,8 @@ import { systemClock } from '../core/clock.js';
 import { SecretBox } from '../core/crypto/secret-box.js';
 import { seedReferenceData } from '../seeds/index.js';
 
-const logger = createLogger('error');
+// stdout carries the command's JSON alone (it is piped into jq): the log goes to stderr.
+const logger = createLogger('error', pino.destination({ dest: 2, sync: true }));
 
 async function main(argv: string[]): Promise<AdminReply> {
   const config = loadConfig();
@@ -43,7 +45,7 @@ async function main(argv: string[]): Promise<AdminReply> {
     const clients = new PartnerClientRegistry({ db: db.knex, clock: systemClock, secrets: new SecretBox(keys.dataEncryptionKeys), partners });
     return { ok: true, result: await runAdminCommand(argv, { partners, clients }) };
   } catch (error) {
-    return { ok: false, error: describeAdminError(error, logger) };
+    return { ok: false, error: describeAdminError(error, logger, 'the log line above has the details') };
   } finally {
     await db.close();
   }

@@ -2,7 +2,7 @@
  * `npm run -s agent-token -- [endpoint URL]`: an access token for the tool endpoint, the way an agent
  * gets one, for clients that take a bearer header (the MCP Inspector's command line, curl). It reads the
  * endpoint's protected-resource metadata, registers itself as a public client, and prints the sign-in URL
- * on stderr; once the traveler has signed in and consented in a browser, it takes the code at its
+ * on stderr (and, in sandbox mode, the mail sandbox's address with `?to=` where the code arrives); once the traveler has signed in and consented in a browser, it takes the code at its
  * loopback callback, exchanges it (PKCE), and prints the access token alone on stdout.
  *
  * Default endpoint: http://localhost:8080/v1/mcp. Scope: what the endpoint's 401 challenge names.
@@ -46,7 +46,9 @@ authorization.search = new URLSearchParams({
   code_challenge: crypto.createHash('sha256').update(verifier).digest('base64url'),
   code_challenge_method: 'S256',
 }).toString();
-process.stderr.write(`Open this URL, sign in and allow access (sandbox: the code is in /sandbox/mail/messages):\n\n${authorization.href}\n\n`);
+process.stderr.write(`Open this URL in a browser, sign in and allow access:\n\n${authorization.href}\n\n`);
+const mailbox = await mailSandbox();
+if (mailbox) process.stderr.write(`The sign-in code goes to the mail sandbox: read it at ${mailbox}?to=<your address>\n\n`);
 
 const code = await new Promise<string>((resolve) => {
   callback.on('request', (request, response) => {
@@ -71,6 +73,13 @@ const tokens = (await json(server.token_endpoint, {
 })) as { access_token: string; scope?: string; expires_in?: number };
 process.stderr.write(`Access token for ${resource.resource} (scope: ${tokens.scope ?? scope}; ${tokens.expires_in ?? 900} s):\n`);
 process.stdout.write(`${tokens.access_token}\n`);
+
+/** The mail sandbox's address, when the instance runs in sandbox mode (without it, the path is a 404). */
+async function mailSandbox(): Promise<string | undefined> {
+  const mailbox = new URL('/sandbox/mail/messages', endpoint).href;
+  const probe = await fetch(mailbox).catch(() => undefined);
+  return probe && probe.status !== 404 ? mailbox : undefined;
+}
 
 async function json(url: string, init?: RequestInit): Promise<unknown> {
   const response = await fetch(url, init);

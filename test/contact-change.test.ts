@@ -164,3 +164,20 @@ test('after review: a contact change can be started 5 times an hour', async (t) 
   t.is(sixth.status, 429);
   t.is((await jsonOf(sixth)).code, 'too_many_contact_changes');
 });
+
+test('after review: probing whether addresses have accounts counts against the same 5 an hour', async (t) => {
+  const [ada, bob] = [await traveler(), await traveler()];
+  // Each probe names an address in use (one way of writing Bob's): 409 until the limit, then 429 like any start.
+  for (let i = 0; i < 5; i++) {
+    const probe = await step(ada, 'initiate', { contact_type: 'email', new_value: i % 2 ? bob.email.toUpperCase() : bob.email });
+    t.is(probe.status, 409, `probe ${i + 1}`);
+    t.is((await jsonOf(probe)).code, 'contact_in_use');
+  }
+  const sixth = await step(ada, 'initiate', { contact_type: 'email', new_value: bob.email });
+  t.is(sixth.status, 429);
+  t.is((await jsonOf(sixth)).code, 'too_many_contact_changes');
+  t.truthy(sixth.headers.get('retry-after'));
+  // A refused probe is no change: nothing was mailed to Ada's address for it.
+  const mailed = await jsonOf(await fetch(`${running.url}/sandbox/mail/messages?to=${encodeURIComponent(ada.email)}`));
+  t.false(mailed.some((message: { subject: string }) => message.subject === 'Confirm it is you'));
+});

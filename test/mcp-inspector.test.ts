@@ -15,14 +15,16 @@ import { startService, uniquePrefix, type RunningService } from './helpers/servi
 const run = promisify(execFile);
 let running: RunningService;
 let token: string;
+/** What agent-token told the person running it. */
+let instructions: string;
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
-  token = await agentToken();
+  ({ token, instructions } = await agentToken());
 });
 
 /** `npm run -s agent-token -- <endpoint>`, with the traveler's browser played by the test. */
-async function agentToken(): Promise<string> {
+async function agentToken(): Promise<{ token: string; instructions: string }> {
   const script = spawn('node_modules/.bin/tsx', ['scripts/agent-token.ts', `${running.url}/v1/mcp`]);
   let stdout = '';
   let stderr = '';
@@ -38,7 +40,7 @@ async function agentToken(): Promise<string> {
   // The browser follows the redirect to the script's loopback callback.
   await fetch(outcome.redirectedTo as URL);
   await once(script, 'exit');
-  return stdout.trim();
+  return { token: stdout.trim(), instructions: stderr };
 }
 test.after.always(async () => {
   await running?.close();
@@ -53,6 +55,10 @@ async function inspector(...args: string[]): Promise<Json> {
   );
   return JSON.parse(stdout);
 }
+
+test('agent-token says where the sign-in code is: the mail sandbox’s full address with ?to=', (t) => {
+  t.true(instructions.includes(`${running.url}/sandbox/mail/messages?to=<your address>`), instructions);
+});
 
 test('the Inspector lists the tools and calls them through a search, an offer and its details', async (t) => {
   const { tools } = await inspector('--method', 'tools/list');

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { TestBrowser } from './helpers/browser.js';
 import { jsonOf, type Json } from './helpers/http.js';
+import { rawRequest } from './helpers/raw-http.js';
 import { authorize, clientFor, oauth, partnerWithTraveler, PARTNER_REDIRECT, registerPublicClient, travelerAuthorizes, uniqueEmail } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
@@ -206,7 +207,19 @@ test('x-api-key on the tool endpoint is 429 at once; a foreign Origin or Host is
   const { token } = await toolToken('bookings.write');
   const keyed = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}`, 'x-api-key': 'anything' });
   t.is(keyed.status, 429);
-  t.is((await jsonOf(keyed)).code, 'api_key_not_allowed');
+  const refusal = await jsonOf(keyed);
+  t.is(refusal.code, 'api_key_not_allowed');
+  t.regex(refusal.message, /never takes an API key/);
+  t.is(keyed.headers.get('retry-after'), '86400', 'keyed traffic is throttled to zero: an honest wait');
+  // Any x-api-key header is keyed traffic, an empty one too (ctx.get gives '' for both).
+  const empty = await rawRequest(endpoint(), {
+    method: 'POST',
+    headers: { 'x-api-key': '', authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  t.is(empty.status, 429);
+  t.is(JSON.parse(empty.body).code, 'api_key_not_allowed');
+  t.is(empty.headers['retry-after'], '86400');
   const foreign = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}`, origin: 'https://evil.example' });
   t.is(foreign.status, 403);
   t.is(await statusWithHost('evil.example', token), 403, 'a name rebound to our address is not our host');

@@ -50,14 +50,32 @@ test.serial('the sandboxes check what they are sent and asked', async (t) => {
     body: JSON.stringify({ to: 'not-an-address', subject: '', text: 'x' }),
   });
   t.is(bad.status, 400);
-  t.is((await jsonOf(bad)).error, 'invalid_request');
+  t.like((await jsonOf(bad)).fields, { to: { rule: 'email' }, subject: { rule: 'min_length' } });
   t.is((await fetch(`${running.url}/sandbox/mail/messages`)).status, 400);
+  // Text PostgreSQL cannot store is refused like the API refuses it, not a 500.
+  const nul = await fetch(`${running.url}/sandbox/mail/messages?to=a%00@example.com`);
+  t.is(nul.status, 400);
+  t.is((await jsonOf(nul)).fields.to.rule, 'no_nul');
   const badNumber = await fetch(`${running.url}/sandbox/sms/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ to: '07700900123', text: 'x' }),
   });
   t.is(badNumber.status, 400);
+});
+
+test('reading a sandbox without ?to= says to name the recipient, in the validation envelope', async (t) => {
+  for (const channel of ['mail', 'sms']) {
+    for (const query of ['', '?to=', '?to=%20%20']) {
+      const response = await fetch(`${running.url}/sandbox/${channel}/messages${query}`);
+      t.is(response.status, 400, `${channel}${query}`);
+      const body = await jsonOf(response);
+      t.is(body.code, 'validation_error');
+      t.regex(body.message, /fields/);
+      t.like(body.fields.to, { field: 'to', rule: 'required' });
+      t.regex(body.fields.to.message, channel === 'mail' ? /\?to=.*@/ : /\?to=%2B/, 'the message shows how to name the recipient');
+    }
+  }
 });
 
 test.serial('without the sandbox there are no sandbox routes', async (t) => {

@@ -54,6 +54,9 @@ test.serial('confidential clients redirect to public https only; public clients 
     const body = await jsonOf(response);
     t.is(body.error, 'invalid_redirect_uri', uri);
     t.regex(body.error_description, /https|localhost|loopback/, uri);
+    if (new URL(uri).hostname !== 'agent.example') {
+      t.regex(body.error_description, /"token_endpoint_auth_method": ?"none"/, `${uri}: says how to register a public client instead`);
+    }
   }
   for (const uri of ['http://localhost:3000/cb', 'http://127.0.0.1:9/cb', 'https://app.example/cb']) {
     t.is((await register({ redirect_uris: [uri], token_endpoint_auth_method: 'none' })).status, 201, uri);
@@ -67,6 +70,11 @@ test.serial('confidential clients redirect to public https only; public clients 
     running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Rules Air', redirect_uris: ['http://rules.example/cb'] }),
     { message: /invalid_redirect_uri.*https/ },
   );
+  for (const uri of ['http://localhost:7000/cb', 'http://127.0.0.1:7000/cb', 'https://localhost/cb']) {
+    const loopback = await t.throwsAsync(running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Rules Air', redirect_uris: [uri] }));
+    t.regex(loopback.message, /invalid_redirect_uri.*--public/, `${uri}: the admin command line names --public`);
+    t.regex(loopback.message, /http:\/\/localhost:<port>/);
+  }
   const publicPartner = await running.service.partnerClients.create({
     partner_id: partner.partner_id,
     name: 'Rules Air app',
@@ -75,6 +83,49 @@ test.serial('confidential clients redirect to public https only; public clients 
   });
   t.is(publicPartner.client_secret, undefined);
   t.is(publicPartner.token_endpoint_auth_method, 'none');
+});
+
+test('registration refuses a client_name that could disguise itself (controls, bidi overrides) and caps names and redirect URIs', async (t) => {
+  const agent = { redirect_uris: ['http://127.0.0.1:4000/cb'], token_endpoint_auth_method: 'none' };
+  const unsafe = ['\u0000', '\u0007', '\n', '\u001b', '\u007f', '\u0085', '\u009b', '\u061c', '\u200e', '\u200f', '\u202a', '\u202d', '\u202e', '\u2066', '\u2069'];
+  for (const character of unsafe) {
+    const response = await register({ ...agent, client_name: `Trusted${character}Bank` });
+    const label = `U+${character.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
+    t.is(response.status, 400, label);
+    const body = await jsonOf(response);
+    // RFC 7591's error answer, nothing more.
+    t.deepEqual(Object.keys(body).sort(), ['error', 'error_description'], label);
+    t.is(body.error, 'invalid_client_metadata', label);
+    t.regex(body.error_description, /^client_name /, label);
+    t.true(body.error_description.includes(label), `${label}: the description names the character`);
+  }
+  t.is((await register({ ...agent, client_name: 'Agent – Ünïcode 名前 ✈' })).status, 201, 'other text is welcome');
+  t.is((await register({ ...agent, client_name: 'x'.repeat(100) })).status, 201);
+  const long = await jsonOf(await register({ ...agent, client_name: 'x'.repeat(101) }));
+  t.is(long.error, 'invalid_client_metadata');
+  t.regex(long.error_description, /client_name .*100/);
+  t.is((await register({ ...agent, client_name: '   ' })).status, 400, 'a blank name');
+
+  const uris = (count: number) => Array.from({ length: count }, (_, index) => `http://127.0.0.1:${4000 + index}/cb`);
+  t.is((await register({ ...agent, redirect_uris: uris(10) })).status, 201);
+  const many = await jsonOf(await register({ ...agent, redirect_uris: uris(11) }));
+  t.is(many.error, 'invalid_client_metadata');
+  t.regex(many.error_description, /at most 10 redirect_uris/);
+  const longUri = `http://127.0.0.1:4000/${'a'.repeat(2001 - 'http://127.0.0.1:4000/'.length)}`;
+  t.is((await register({ ...agent, redirect_uris: [longUri.slice(0, 2000)] })).status, 201);
+  const tooLong = await jsonOf(await register({ ...agent, redirect_uris: [longUri] }));
+  t.is(tooLong.error, 'invalid_redirect_uri');
+  t.regex(tooLong.error_description, /2,?000 characters/);
+  t.true(tooLong.error_description.length < 400, 'the description does not echo the whole URI');
+
+  // The admin command line applies the same rules.
+  const partner = await running.service.partners.createPartner({ name: 'Names Air', plan_id: undefined, allowed_operations: null });
+  const admin = (input: { name?: string; redirect_uris?: string[] }) =>
+    running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Names Air', redirect_uris: ['https://names.example/cb'], ...input });
+  const disguised = await t.throwsAsync(admin({ name: 'Names\u202eriA' }));
+  t.regex(disguised.message + JSON.stringify((disguised as unknown as { fields: unknown }).fields), /U\+202E/);
+  await t.throwsAsync(admin({ redirect_uris: Array.from({ length: 11 }, (_, index) => `https://names.example/cb${index}`) }));
+  await t.throwsAsync(admin({ redirect_uris: [`https://names.example/${'a'.repeat(2000)}`] }));
 });
 
 test.serial('a dynamically registered public client on a localhost redirect completes the flow with PKCE alone', async (t) => {

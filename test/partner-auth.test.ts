@@ -135,6 +135,29 @@ test('the daily quota answers 429 with a Retry-After up to a day', async (t) => 
   t.regex((await jsonOf(limited)).message, /per day/);
 });
 
+test('RateLimit reports the policy closest to running out: the daily quota once fewer remain of it than of the second', async (t) => {
+  await running.service.partners.setPlan({ id: 'small-day', requests_per_second: 10, burst: 20, requests_per_day: 5 });
+  const partner = await newPartner({ plan: 'small-day' });
+  const headers: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const response = await call(partner.api_key);
+    t.is(response.status, 200);
+    headers.push(response.headers.get('ratelimit') ?? '');
+  }
+  // 5 a day against 10 a second (and a burst): the day is the tighter budget from the first request on.
+  t.deepEqual(
+    headers.map((header) => header.replace(/;t=\d+$/, '')),
+    ['"per_day";r=4', '"per_day";r=3', '"per_day";r=2', '"per_day";r=1', '"per_day";r=0'],
+  );
+  for (const header of headers) {
+    const reset = Number(/;t=(\d+)$/.exec(header)?.[1]);
+    t.true(reset > 86_000 && reset <= 86_400, header);
+  }
+  const limited = await call(partner.api_key);
+  t.is(limited.status, 429);
+  t.regex(limited.headers.get('ratelimit') ?? '', /^"per_day";r=0;t=\d+$/);
+});
+
 test('a plan change reaches a partner whose key is cached', async (t) => {
   await running.service.partners.setPlan({ id: 'roomy', requests_per_second: 50, burst: 50, requests_per_day: 1000 });
   const partner = await newPartner({ plan: 'roomy' });

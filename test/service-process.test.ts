@@ -37,6 +37,18 @@ function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ru
   });
 }
 
+/** `npm run -s <args>`, as a person pipes it into jq. */
+function npmRun(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '-s', ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 async function startMain(env: NodeJS.ProcessEnv, command: string[] = [process.execPath, '--import', 'tsx', 'main.ts']): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const [program, ...args] = command as [string, ...string[]];
   const child = spawn(program, args, { env });
@@ -124,6 +136,8 @@ test.serial('npm start on a fresh data directory: embedded database, demo partne
     );
     t.is(loopback.status, 1);
     t.regex(loopback.stderr, /invalid_redirect_uri/);
+    // What to do instead: a public client may use a loopback redirect.
+    t.regex(loopback.stderr, /--public/);
 
     const listed = await run('scripts/admin.ts', ['partner', 'list'], env);
     t.is(listed.status, 0, listed.stderr);
@@ -250,5 +264,25 @@ test.serial('the admin command line on DATABASE_URL: plans, partners, keys, and 
     t.regex(unknownCommand.stderr, /Unknown command "partner explode"[\s\S]*Usage:/);
   } finally {
     await database.drop();
+  }
+});
+
+test.serial('`npm run -s admin` prints exactly one JSON document on stdout, and nothing there when it fails', async (t) => {
+  const dataDir = tempDir('tp-admin-jq-');
+  try {
+    // A newcomer's first command: embedded database, fresh data directory (migrations, keys made).
+    const listed = await npmRun(['admin', '--', 'partner', 'list'], withoutDatabase({ DATA_DIR: dataDir }));
+    t.is(listed.status, 0, listed.stderr);
+    t.is(listed.stdout, `${JSON.stringify(JSON.parse(listed.stdout), null, 2)}\n`, 'one JSON document and its newline, nothing else');
+
+    // A failure the command did not foresee (a database that does not exist): its log line and message on stderr only.
+    const missing = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/travel_test');
+    missing.pathname = `/travel_test_missing_${process.pid}`;
+    const failed = await npmRun(['admin', '--', 'partner', 'list'], { ...process.env, DATABASE_URL: missing.href, DATA_DIR: dataDir });
+    t.is(failed.status, 1);
+    t.is(failed.stdout, '');
+    t.regex(failed.stderr, /failed/);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

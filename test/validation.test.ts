@@ -48,3 +48,8 @@ test('a body that is not an object at all is reported on the body itself', (t) =
   const fields = fieldsOf(undefined);
   t.deepEqual(fields['(body)'], { field: '(body)', rule: 'required', message: 'the body is required' });
 });
+
+test('a missing field keeps the hint its schema gives for it', (t) => {
+  const error = t.throws(() => parseOrThrow(z.object({ to: z.string({ error: 'name the recipient' }) }), {}), { instanceOf: ValidationError });
+  t.deepEqual(error.fields.to, { field: 'to', rule: 'required', message: 'to is required: name the recipient' });
+});

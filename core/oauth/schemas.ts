@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { IDENTITY_SCOPES, SCOPE_NAMES } from '../scopes.js';
+import { CLIENT_LIMITS } from './client-rules.js';
 
 const ISSUER = 'https://api.example.com';
 const CLIENT_ID = '5c1e8a3d-2f7b-4a96-8d04-b3e7f1c6a925';
@@ -100,8 +101,18 @@ export const PUBLIC_REGISTRATION_EXAMPLE = {
 
 export const ClientRegistrationRequest = z
   .looseObject({
-    redirect_uris: z.array(z.string()).min(1).describe('Where travelers come back to. A public client may use http://localhost:<port> or http://127.0.0.1:<port>; otherwise https only.'),
-    client_name: z.string().optional().describe('Shown to the traveler on the consent page, marked as the client’s own claim.'),
+    redirect_uris: z
+      .array(z.string().max(CLIENT_LIMITS.redirectUriLength))
+      .min(1)
+      .max(CLIENT_LIMITS.redirectUris)
+      .describe('Where travelers come back to. A public client may use http://localhost:<port> or http://127.0.0.1:<port>; otherwise https only.'),
+    client_name: z
+      .string()
+      .max(CLIENT_LIMITS.nameLength)
+      .optional()
+      .describe(
+        'Shown to the traveler on the consent page, marked as the client’s own claim. Plain text: control characters and bidirectional formatting characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) are refused with `invalid_client_metadata`.',
+      ),
     token_endpoint_auth_method: z
       .enum(['none', 'client_secret_basic', 'client_secret_post'])
       .optional()

@@ -70,7 +70,7 @@ export interface UsageDecision {
   allowed: boolean;
   /** The policies as a `RateLimit-Policy` header value (constant per plan). */
   policyHeader: string;
-  /** The policy the numbers below describe: the one that refused, or the per-second one. */
+  /** The policy the numbers below describe: the one that refused, or else the one closest to running out. */
   policy: RatePolicy;
   remaining: number;
   resetSeconds: number;

@@ -7,7 +7,7 @@
  *
  * Each step names the same `contact_type` and `new_value`; codes have 8 digits, last 10 minutes and allow
  * 5 tries; each step's secrets are kept as HMACs bound to the change; a traveler has one change at a time,
- * and may start 5 an hour. The code to the current e-mail is all that stands between a stolen token and
+ * and may start 5 an hour, attempts refused for naming another account's e-mail included. The code to the current e-mail is all that stands between a stolen token and
  * the account's sign-in identity, so guessing it must stay hopeless: 25 guesses an hour at 10^8 codes.
  */
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -91,30 +91,35 @@ export class ContactChanges {
     if ((type === 'email' ? user.email.toLowerCase() : user.phone_number) === value) {
       throw new ValidationError([{ field: 'new_value', rule: 'unchanged', message: `this is already the traveler's ${type === 'email' ? 'e-mail' : 'phone'}` }]);
     }
-    if (type === 'email') await this.#checkFree(this.deps.db, userId, value);
     const id = randomUUID();
     const code = newCode();
-    await this.deps.db.transaction(async (trx) => {
+    const started = await this.deps.db.transaction(async (trx) => {
       // Starts are counted under a lock on the traveler, so two at once cannot both slip under the limit.
       await trx('users').where({ id: userId }).forUpdate().first('id');
       const hourAgo = new Date(this.deps.clock.now().getTime() - 3_600_000);
-      const started = await trx('contact_changes').where({ user_id: userId }).where('created_at', '>', hourAgo).count({ count: '*' }).first();
-      if (Number(started?.count ?? 0) >= STARTS_PER_HOUR) {
+      const count = await trx('contact_changes').where({ user_id: userId }).where('created_at', '>', hourAgo).count({ count: '*' }).first();
+      if (Number(count?.count ?? 0) >= STARTS_PER_HOUR) {
         throw new RateLimitedError('A contact change can be started 5 times an hour: wait, then start again.', 3600, 'too_many_contact_changes');
       }
+      // An address of another account is refused only once the attempt is counted (kept as `refused`,
+      // leaving the traveler's change in progress alone): otherwise initiate would tell, without bound,
+      // which addresses have accounts.
+      const taken = type === 'email' && (await this.#ownedByAnother(trx, userId, value));
       // One change at a time: starting again retires the one before (kept, so that it counts above).
-      await trx('contact_changes').where({ user_id: userId }).whereIn('stage', ['current_contact', 'new_contact']).update({ stage: 'superseded' });
+      if (!taken) await trx('contact_changes').where({ user_id: userId }).whereIn('stage', ['current_contact', 'new_contact']).update({ stage: 'superseded' });
       await trx('contact_changes').insert({
         id,
         user_id: userId,
         contact_type: type,
         new_value: value,
-        stage: 'current_contact',
+        stage: taken ? 'refused' : 'current_contact',
         code_hash: this.#hash(id, 'code', code),
         expires_at: this.#expiry(),
         created_at: this.deps.clock.now(),
       });
+      return !taken;
     });
+    if (!started) throw inUse();
     await this.deps.mailer.send({
       to: user.email,
       subject: 'Confirm it is you',
@@ -163,7 +168,7 @@ export class ContactChanges {
       async (trx, change) => {
         const now = this.deps.clock.now();
         if (change.contact_type === 'email') {
-          await this.#checkFree(trx, userId, change.new_value);
+          if (await this.#ownedByAnother(trx, userId, change.new_value)) throw inUse();
           // Another account may take the address between the check and the update: the unique index says so.
           await trx('users')
             .where({ id: userId })
@@ -234,9 +239,9 @@ export class ContactChanges {
   }
 
   /** An e-mail is one account's: the unique index settles races; this check says it plainly first. */
-  async #checkFree(db: Knex, userId: string, email: string): Promise<void> {
+  async #ownedByAnother(db: Knex, userId: string, email: string): Promise<boolean> {
     const owner: { id: string } | undefined = await db('users').whereRaw('lower(email) = ?', [email]).whereNot({ id: userId }).first('id');
-    if (owner) throw inUse();
+    return owner !== undefined;
   }
 
   #expiry(): Date {

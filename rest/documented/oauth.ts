@@ -118,7 +118,10 @@ const register: DocumentedOperation = {
         'invalid_redirect_uri',
         "redirect_uris: http://app.example.com/oauth/callback must use https:// (a confidential client's redirects are https only)",
       ),
-      invalid_client_metadata: oauthError('invalid_client_metadata', 'partner_id cannot be registered: partner clients are created by the operator'),
+      invalid_client_metadata: oauthError(
+        'invalid_client_metadata',
+        'client_name must be plain text: U+202E at position 8 is a control or bidirectional formatting character, which could disguise the name travelers see; remove it',
+      ),
       invalid_request: oauthError('invalid_request', 'failed to parse the request body'),
     }),
     429: errors(

@@ -184,13 +184,19 @@ export function toolEndpointOperations(): DocumentedOperation[] {
           not_json: example('Another Content-Type', rpcError(-32700, 'Send JSON-RPC messages as Content-Type: application/json.')),
         }),
         429: {
-          description: 'An `x-api-key` was sent (keyed traffic is throttled to zero here: send the bearer token only), or this agent sent more than 120 requests in a minute (`Retry-After`).',
+          description:
+            'An `x-api-key` header was sent, even an empty one (keyed traffic is throttled to zero here: `Retry-After: 86400`, and no wait helps; send the bearer token only), or this agent sent more than 120 requests in a minute (`Retry-After`).',
           schema: ToolEndpointError,
-          headers: { 'Retry-After': 'Seconds to wait, when the agent went too fast.' },
+          headers: {
+            'Retry-After': 'Seconds to wait: until the agent may go on, or 86400 for a request carrying an API key, which never passes.',
+            'RateLimit-Policy': 'With an API key: `"api_key";q=0;w=86400`, a quota of zero.',
+            RateLimit: 'With an API key: `"api_key";r=0;t=86400`.',
+          },
           examples: {
             api_key_not_allowed: example('An API key was sent', {
               code: 'api_key_not_allowed',
-              message: 'The tool endpoint takes no API key: send only the traveler’s access token, as Authorization: Bearer <token>.',
+              message:
+                'The tool endpoint never takes an API key (keyed traffic is throttled to zero here, so waiting will not help): remove the x-api-key header and send only the traveler’s access token, as Authorization: Bearer <token>.',
             }),
             too_many_requests: example('Too fast', {
               code: 'too_many_requests',

@@ -38,7 +38,7 @@ export function contactChangeRoutes(deps: { changes: ContactChanges; users: User
       path: '/v1/users/me/contact/initiate',
       operationId: 'initiateContactChange',
       summary: 'Start changing the e-mail or phone',
-      description: 'Sends a code to the traveler’s current e-mail address. An e-mail used by another account is 409.',
+      description: 'Sends a code to the traveler’s current e-mail address. An e-mail used by another account is 409. A traveler may start 5 changes an hour, those refused with 409 included; the sixth is 429.',
       body: InitiateContactChangeRequest,
       responses: { 200: { description: 'The session to send back with that code.', schema: InitiatedContactChange } },
       handler: async ({ actor, body }) => ({ body: await deps.changes.initiate(userId(actor), body) }),

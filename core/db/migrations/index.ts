@@ -21,6 +21,7 @@ import * as savedPassengers from './20261122000014-saved-passengers.js';
 import * as preferences from './20261122000015-preferences.js';
 import * as profilePhotos from './20261122000016-profile-photos.js';
 import * as contactChanges from './20261122000017-contact-changes.js';
+import * as contactChangeRefusals from './20261122000018-contact-change-refusals.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,4 +46,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000015-preferences', preferences],
   ['20261122000016-profile-photos', profilePhotos],
   ['20261122000017-contact-changes', contactChanges],
+  ['20261122000018-contact-change-refusals', contactChangeRefusals],
 ];
