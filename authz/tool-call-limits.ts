@@ -12,9 +12,11 @@ export const DEFAULT_TOOL_CALL_LIMIT: Limit = { points: 120, duration: 60 };
 
 export class ToolCallLimits {
   readonly #perAgent: RateLimiterAbstract;
+  readonly limit: Limit;
 
   constructor(options: { redis?: Redis | undefined; keyPrefix?: string; limit?: Limit }) {
     const limit = options.limit ?? DEFAULT_TOOL_CALL_LIMIT;
+    this.limit = limit;
     this.#perAgent = counter({ redis: options.redis, keyPrefix: `${options.keyPrefix ?? 'limits'}:tool-calls`, ...limit });
   }
 

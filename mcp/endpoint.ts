@@ -10,7 +10,7 @@
  * 4. A bearer token whose audience is this endpoint: 401 with the RFC 9728 challenge otherwise, naming
  *    the metadata document and the scopes the tools need, so a client that knows only the URL can
  *    authorize.
- * 5. Not too many requests from one traveler's agent: 429 with Retry-After.
+ * 5. Not too many requests from one traveler's agent: 429 with Retry-After and the RateLimit headers.
  * 6. One JSON-RPC message in JSON (revision 2025-11-25 has no batches), nested at most 64 levels and
  *    without text PostgreSQL cannot store (core's input checks, naming each field); a tools/call names
  *    its tool and passes its arguments as an object.
@@ -43,6 +43,8 @@ export interface TokenCheck {
 export interface AgentLimits {
   /** Counts one request of the agent `clientId` for `userId`; throws RateLimitedError past the limit. */
   take(clientId: string, userId: string): Promise<void>;
+  /** The policy, for the RateLimit headers of a refusal: requests per window of seconds. */
+  readonly limit: { points: number; duration: number };
 }
 
 export interface ToolEndpointOptions {
@@ -107,7 +109,13 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
       await options.limits.take(actor.clientId, actor.userId);
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
-      ctx.set('Retry-After', String(error.retryAfterSeconds));
+      const { points, duration } = options.limits.limit;
+      ctx.set({
+        'Retry-After': String(error.retryAfterSeconds),
+        // draft-ietf-httpapi-ratelimit-headers, as the REST API words its budgets.
+        'RateLimit-Policy': `"per_agent";q=${points};w=${duration}`,
+        RateLimit: `"per_agent";r=0;t=${error.retryAfterSeconds}`,
+      });
       return answer(ctx, 429, { code: error.code, message: error.message });
     }
 

@@ -333,6 +333,8 @@ test('an agent sending too many requests for one traveler gets 429 with Retry-Af
     const refused = await list();
     t.is(refused.status, 429);
     t.true(Number(refused.headers.get('retry-after')) > 0);
+    t.is(refused.headers.get('ratelimit-policy'), '"per_agent";q=3;w=60');
+    t.regex(refused.headers.get('ratelimit') ?? '', /^"per_agent";r=0;t=\d+$/);
     t.is((await jsonOf(refused)).code, 'too_many_requests');
   } finally {
     await limited.close();
