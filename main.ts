@@ -54,8 +54,11 @@ async function start(config: Config): Promise<void> {
     await service.close();
     logger.info('stopped');
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // `on`, not `once`: a stop often brings two signals (npm forwards the one the terminal already sent the
+  // whole process group; systemd signals every process of the unit), and with the listener gone the
+  // second would kill the process in the middle of its graceful stop. `stopping` ignores the repeat.
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 /** Binds the HTTP port; a port that is taken or not ours to use is a start-up error naming PORT. */

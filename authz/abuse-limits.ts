@@ -2,7 +2,7 @@
  * Limits on what anyone on the internet can make this service do without credentials:
  * - sign-in codes to one address (so nobody can flood a stranger's inbox through our pages) and from one
  *   network;
- * - open dynamic registrations from one client address (each one is a stored client).
+ * - open dynamic registrations from one network (each one is a stored client).
  * Counted in Redis when the service has it (one count for every instance), in memory otherwise.
  */
 import type { Redis } from 'ioredis';
@@ -26,8 +26,8 @@ export interface AbusePolicy {
   signInCodePaceSeconds: number;
   /** Codes asked from one network, to any addresses. */
   signInCodesPerNetwork: Limit;
-  /** Open registrations from one client address. */
-  registrationsPerClient: Limit;
+  /** Open registrations from one network. */
+  registrationsPerNetwork: Limit;
 }
 
 export const DEFAULT_ABUSE_POLICY: AbusePolicy = {
@@ -35,7 +35,7 @@ export const DEFAULT_ABUSE_POLICY: AbusePolicy = {
   signInCodesPerAddressOverall: { points: 50, duration: 3600 },
   signInCodePaceSeconds: 60,
   signInCodesPerNetwork: { points: 30, duration: 900 },
-  registrationsPerClient: { points: 20, duration: 3600 },
+  registrationsPerNetwork: { points: 20, duration: 3600 },
 };
 
 /**
@@ -58,7 +58,7 @@ export class AbuseLimits {
     this.#perAddressOverall = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address-all`, ...policy.signInCodesPerAddressOverall });
     this.#pace = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address-pace`, points: 1, duration: policy.signInCodePaceSeconds });
     this.#perNetwork = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-network`, ...policy.signInCodesPerNetwork });
-    this.#registrations = counter({ redis: options.redis, keyPrefix: `${prefix}:registrations`, ...policy.registrationsPerClient });
+    this.#registrations = counter({ redis: options.redis, keyPrefix: `${prefix}:registrations`, ...policy.registrationsPerNetwork });
   }
 
   /**
@@ -84,8 +84,9 @@ export class AbuseLimits {
     }
   }
 
+  /** Counts one open registration from `clientAddress`'s network. */
   async registration(clientAddress: string): Promise<void> {
-    await take(this.#registrations, clientAddress, (wait) => `Too many client registrations from your address: retry after ${wait} s, or reuse a registration you have.`);
+    await take(this.#registrations, networkOf(clientAddress), (wait) => `Too many client registrations from your network: retry after ${wait} s, or reuse a registration you have.`);
   }
 
 }

@@ -161,17 +161,20 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       properties: ['partner_id'],
       validator: (ctx, key, value, metadata) => {
         if (key !== 'partner_id') return;
+        // The validator also runs on every client loaded from storage: the rules added since a client was
+        // stored (its name, how many redirect URIs) bind new registrations, and never lock out a stored one.
+        const registering = (ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration';
         // Only the admin command line makes partner clients; registration cannot claim to be one.
-        if (value !== undefined && (ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration') {
+        if (value !== undefined && registering) {
           throw new errors.InvalidClientMetadata('partner_id cannot be registered: partner clients are created by the operator');
         }
         // The library takes a description starting with "redirect_uris" for invalid_redirect_uri, any
         // other for invalid_client_metadata (RFC 7591 §3.2.2).
         const name = metadata['client_name'];
-        const nameProblem = typeof name === 'string' ? clientNameProblem(name) : undefined;
+        const nameProblem = registering && typeof name === 'string' ? clientNameProblem(name) : undefined;
         if (nameProblem) throw new errors.InvalidClientMetadata(`client_name ${nameProblem}`);
         const uris = (metadata['redirect_uris'] as string[] | undefined) ?? [];
-        const countProblem = redirectUriCountProblem(uris.length);
+        const countProblem = registering ? redirectUriCountProblem(uris.length) : undefined;
         if (countProblem) throw new errors.InvalidClientMetadata(countProblem);
         const type = metadata['token_endpoint_auth_method'] === 'none' ? 'public' : 'confidential';
         for (const uri of uris) {

@@ -7,12 +7,20 @@
 import net from 'node:net';
 
 export function networkOf(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const ip = mapped ?? address;
+  const bare = withoutPort(address.trim());
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
+  const ip = mapped ?? bare;
   if (net.isIPv4(ip)) return `${ip.split('.').slice(0, 3).join('.')}.0/24`;
   if (net.isIPv6(ip)) return `${ipv6Groups(ip).slice(0, 4).join(':')}::/64`;
   // Not an address (a test double, a socket without one): counted as itself.
   return address;
+}
+
+/** Some proxies write the client's port too: `203.0.113.7:51234`, `[2001:db8::1]:443`. */
+function withoutPort(address: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address)?.[1];
+  if (bracketed) return bracketed;
+  return /^\d+\.\d+\.\d+\.\d+:\d+$/.test(address) ? (address.split(':')[0] as string) : address;
 }
 
 /** The eight 16-bit groups of an IPv6 address, expanded (`2001:db8::1` → 2001, db8, 0, ..., 1). */

@@ -21,7 +21,7 @@ test.before(async () => {
       abusePolicy: {
         signInCodesPerAddress: { points: 3, duration: 3600 },
         signInCodesPerNetwork: { points: 6, duration: 900 },
-        registrationsPerClient: { points: 3, duration: 3600 },
+        registrationsPerNetwork: { points: 3, duration: 3600 },
       },
     },
   );
@@ -60,7 +60,7 @@ test.serial('sign-in codes: at most N per address, then per client address; 429 
   t.regex(network.html, /requested from your network/);
 });
 
-test.serial('open registration: at most N per client address', async (t) => {
+test.serial('open registration: at most N per network', async (t) => {
   const register = () =>
     fetch(`${running.config.authUrl}/v1/oauth/register`, {
       method: 'POST',
@@ -108,6 +108,8 @@ test('networks: IPv4 by /24, IPv6 by /64, IPv4 written as IPv6 as IPv4', (t) => 
   t.is(networkOf('2001:0db8:0001:0002:aaaa:bbbb:cccc:dddd'), '2001:db8:1:2::/64');
   t.is(networkOf('::1'), '0:0:0:0::/64');
   t.is(networkOf('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  t.is(networkOf('203.0.113.7:51234'), '203.0.113.0/24', 'a port some proxies write is not part of the address');
+  t.is(networkOf('[2001:db8:1:2::5]:443'), '2001:db8:1:2::/64');
 });
 
 test('ten codes for a traveler’s address from each of five networks do not lock the traveler out of signing in', async (t) => {

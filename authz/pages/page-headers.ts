@@ -6,7 +6,7 @@
  *
  * `libraryScript`: the page is one of the authorization server library's own, a form that submits itself
  * with an inline script (switching traveler); the library adds that script's hash to `script-src`, which
- * must be present for it to do so.
+ * must be present for it to do so. Empty, it allows nothing else.
  */
 import type { Context } from 'koa';
 
@@ -19,7 +19,7 @@ export function hostedPageHeaders(ctx: Context, redirectUri = '', options: { lib
   }
   const formAction = ["'self'", clientOrigin].filter(Boolean).join(' ');
   ctx.set({
-    'Content-Security-Policy': `default-src 'none'; ${options.libraryScript ? "script-src 'self'; " : ''}style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'Content-Security-Policy': `default-src 'none'; ${options.libraryScript ? 'script-src; ' : ''}style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',

@@ -10,6 +10,7 @@
  * These rules serve the authorization server's registration endpoint and the admin command line alike.
  */
 import { z } from 'zod';
+import { isStorableText } from '../input-checks.js';
 
 export type ClientType = 'confidential' | 'public';
 
@@ -29,6 +30,7 @@ export function clientNameProblem(name: string): string | undefined {
     const codePoint = `U+${(found[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
     return `must be plain text: ${codePoint} at position ${found.index + 1} is a control or bidirectional formatting character, which could disguise the name travelers see; remove it`;
   }
+  if (!isStorableText(name)) return 'must be well-formed Unicode text: it holds half of a UTF-16 surrogate pair';
   if ([...name].length > CLIENT_LIMITS.nameLength) return `must be at most ${CLIENT_LIMITS.nameLength} characters long`;
   return undefined;
 }

@@ -74,7 +74,7 @@ interface ChangeRow {
   user_id: string;
   contact_type: 'email' | 'phone';
   new_value: string;
-  stage: 'current_contact' | 'new_contact' | 'done';
+  stage: 'current_contact' | 'new_contact' | 'done' | 'superseded' | 'refused';
   code_hash: Buffer;
   failed_tries: number;
   access_token_hash: Buffer | null;

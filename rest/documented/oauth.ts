@@ -125,8 +125,8 @@ const register: DocumentedOperation = {
       invalid_request: oauthError('invalid_request', 'failed to parse the request body'),
     }),
     429: errors(
-      'Too many registrations from your address.',
-      { too_many_requests: oauthError('too_many_requests', 'Too many client registrations from your address: retry after 1800 s, or reuse a registration you have.') },
+      'Too many registrations from your network (an IPv4 /24 or IPv6 /64).',
+      { too_many_requests: oauthError('too_many_requests', 'Too many client registrations from your network: retry after 1800 s, or reuse a registration you have.') },
       { 'Retry-After': 'Seconds to wait.' },
     ),
     500: SERVER_ERROR,

@@ -52,7 +52,7 @@ export async function startService(
     ...options,
     abusePolicy: {
       signInCodesPerNetwork: { points: 100_000, duration: 60 },
-      registrationsPerClient: { points: 100_000, duration: 60 },
+      registrationsPerNetwork: { points: 100_000, duration: 60 },
       ...options.abusePolicy,
     },
   });
