@@ -22,6 +22,7 @@ import * as preferences from './20261122000015-preferences.js';
 import * as profilePhotos from './20261122000016-profile-photos.js';
 import * as contactChanges from './20261122000017-contact-changes.js';
 import * as contactChangeRefusals from './20261122000018-contact-change-refusals.js';
+import * as offerClaims from './20261123000019-offer-claims.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,4 +48,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000016-profile-photos', profilePhotos],
   ['20261122000017-contact-changes', contactChanges],
   ['20261122000018-contact-change-refusals', contactChangeRefusals],
+  ['20261123000019-offer-claims', offerClaims],
 ];
