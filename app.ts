@@ -28,6 +28,7 @@ import { tokenResponseExtras } from './authz/token-endpoint.js';
 import { SecretBox } from './core/crypto/secret-box.js';
 import type { PartnerClients } from './core/oauth/client-rules.js';
 import { SignInCodes, sweepExpiredCodes } from './core/sign-in/sign-in-codes.js';
+import { KnownNetworks } from './core/sign-in/known-networks.js';
 import { PairwiseIds } from './core/users/pairwise-ids.js';
 import { FailedAuthGuard } from './authz/failed-auth-guard.js';
 import { UsageLimiter } from './authz/usage-limiter.js';
@@ -190,7 +191,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
     const sandboxes = config.sandbox ? [outboxSandbox(db.knex).routes() as Middleware, providerASandbox().routes() as Middleware, providerBSandbox(clock).routes() as Middleware, providerCSandbox(clock).routes() as Middleware, providerDSandbox(clock).routes() as Middleware, providerESandbox(clock).routes() as Middleware] : [];
 
-    const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy });
+    const signInNetworks = new KnownNetworks({ db: db.knex, clock });
+    const limits = new AbuseLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, policy: options.abusePolicy, signInNetworks });
     const authorizationServer = buildAuthorizationServer({ config, db, clock, keys, secrets, mailer, sms, users, limits, logger });
     const app = buildHttpApp({
       logger,
@@ -211,7 +213,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
     const sweepExpired = async () =>
       (await sweepExpiredOidcModels(db.knex, clock)) + (await sweepExpiredCodes(db.knex, clock)) + (await flightSearch.sweepExpired()) +
-      (await contactChanges.sweepExpired());
+      (await contactChanges.sweepExpired()) + (await signInNetworks.sweepExpired());
     const sweeper = setInterval(() => {
       sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweep of expired rows failed'));
     }, SWEEP_INTERVAL_MS);

@@ -44,14 +44,26 @@ export const DEFAULT_ABUSE_POLICY: AbusePolicy = {
  */
 const FEW_CODES_FROM_A_NETWORK = 3;
 
+/** What signInCode counted; given back when no code went out after all (one was already on its way, say). */
+export interface SignInCodeAllowance {
+  refund(): Promise<void>;
+}
+
+/** The networks travelers have signed in from (core/sign-in/known-networks.ts). */
+export interface SignInNetworks {
+  remember(userId: string, network: string): Promise<void>;
+  isKnown(email: string, network: string): Promise<boolean>;
+}
+
 export class AbuseLimits {
   readonly #perAddress: RateLimiterAbstract;
   readonly #perAddressOverall: RateLimiterAbstract;
   readonly #pace: RateLimiterAbstract;
   readonly #perNetwork: RateLimiterAbstract;
   readonly #registrations: RateLimiterAbstract;
+  readonly #signInNetworks: SignInNetworks | undefined;
 
-  constructor(options: { redis?: Redis; keyPrefix?: string; policy?: Partial<AbusePolicy> } = {}) {
+  constructor(options: { redis?: Redis; keyPrefix?: string; policy?: Partial<AbusePolicy>; signInNetworks?: SignInNetworks } = {}) {
     const prefix = options.keyPrefix ?? 'usage';
     const policy = { ...DEFAULT_ABUSE_POLICY, ...options.policy };
     this.#perAddress = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address`, ...policy.signInCodesPerAddress });
@@ -59,6 +71,7 @@ export class AbuseLimits {
     this.#pace = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-address-pace`, points: 1, duration: policy.signInCodePaceSeconds });
     this.#perNetwork = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-network`, ...policy.signInCodesPerNetwork });
     this.#registrations = counter({ redis: options.redis, keyPrefix: `${prefix}:registrations`, ...policy.registrationsPerNetwork });
+    this.#signInNetworks = options.signInNetworks;
   }
 
   /**
@@ -67,21 +80,44 @@ export class AbuseLimits {
    * 1. the network, over every address it asks for;
    * 2. the address from that network: a stranger's network cannot use up the traveler's own budget;
    * 3. the address from everywhere, against a flood from many networks. Past this count the address is
-   *    not locked (that would lock the traveler out from anywhere): a network that has asked for it only
-   *    a few times still gets a code, but mail to the address is paced to one a minute.
+   *    not locked, which would lock its traveler out from anywhere: a network the traveler has signed in
+   *    from before still gets codes; another one that has asked for the address only a few times gets
+   *    one, but mail to the address is paced to one a minute.
+   * What was counted is given back with `refund` when no code goes out after all.
    */
-  async signInCode(email: string, clientAddress: string): Promise<void> {
+  async signInCode(email: string, clientAddress: string): Promise<SignInCodeAllowance> {
     const address = email.trim().toLowerCase();
     const network = networkOf(clientAddress);
-    await take(this.#perNetwork, network, (wait) => `Too many sign-in codes were requested from your network: try again in ${minutes(wait)}.`);
-    const tooMany = (wait: number) => `Too many sign-in codes were sent to this address: try again in ${minutes(wait)}.`;
-    const fromNetwork = await take(this.#perAddress, `${address} ${network}`, tooMany);
+    const counted: [RateLimiterAbstract, string][] = [];
+    const count = async (limiter: RateLimiterAbstract, key: string, message: (wait: number) => string) => {
+      const consumed = await take(limiter, key, message);
+      counted.push([limiter, key]);
+      return consumed;
+    };
+    const allowance = { refund: () => Promise.all(counted.map(([limiter, key]) => limiter.reward(key, 1))).then(() => undefined) };
     try {
-      await take(this.#perAddressOverall, address, tooMany);
+      await count(this.#perNetwork, network, (wait) => `Too many sign-in codes were requested from your network: try again in ${minutes(wait)}.`);
+      const tooMany = (wait: number) => `Too many sign-in codes were sent to this address: try again in ${minutes(wait)}.`;
+      const fromNetwork = await count(this.#perAddress, `${address} ${network}`, tooMany);
+      try {
+        await count(this.#perAddressOverall, address, tooMany);
+      } catch (error) {
+        if (!(error instanceof RateLimitedError)) throw error;
+        if (await this.#signInNetworks?.isKnown(address, network)) return allowance;
+        if (fromNetwork > FEW_CODES_FROM_A_NETWORK) throw error;
+        await count(this.#pace, address, (wait) => `Many sign-in codes were sent to this address lately, so we send one a minute: try again in ${wait} seconds.`);
+      }
+      return allowance;
     } catch (error) {
-      if (!(error instanceof RateLimitedError) || fromNetwork > FEW_CODES_FROM_A_NETWORK) throw error;
-      await take(this.#pace, address, (wait) => `Many sign-in codes were sent to this address lately, so we send one a minute: try again in ${wait} seconds.`);
+      // A refused request sends nothing, so it must not use up what the traveler may still ask for.
+      await allowance.refund();
+      throw error;
     }
+  }
+
+  /** A traveler signed in from `clientAddress`: its network is theirs from now on (see signInCode). */
+  async signedIn(userId: string, clientAddress: string): Promise<void> {
+    await this.#signInNetworks?.remember(userId, networkOf(clientAddress));
   }
 
   /** Counts one open registration from `clientAddress`'s network. */

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { UnauthenticatedError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { UserService } from '../core/users/service.js';
-import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import type { ConnectedApps } from './connected-apps.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { appsPage, signedOutPage } from './pages/apps-page.js';
@@ -53,9 +53,9 @@ export function accountRoutes(deps: AccountDeps): Router {
     const [user, apps] = await Promise.all([deps.users.getUser(accountId), deps.apps.list(accountId)]);
     hostedPageHeaders(ctx);
     const notice = ctx.query.done === 'revoked' ? 'The app was disconnected.' : ctx.query.done === 'saved' ? 'Your choices were saved.' : undefined;
-    ctx.body = appsPage({ email: user.email, apps, csrfToken: deps.csrf.issue('account', binding), signOutAction: '/account/sign-out', notice });
+    ctx.body = appsPage({ email: user.email, apps, csrfToken: deps.csrf.issue(SESSION_CSRF_PURPOSE, binding), signOutAction: SIGN_OUT_PATH, notice });
   });
-  router.post('/account/sign-out', form, signedIn, pageCsrf(deps), async (ctx) => {
+  router.post(SIGN_OUT_PATH, form, signedIn, pageCsrf(deps), async (ctx) => {
     await endSession(deps.provider, ctx);
     ctx.status = 303;
     ctx.redirect('/account/signed-out');
@@ -129,7 +129,7 @@ async function endSession(provider: Provider, ctx: Context): Promise<void> {
 function pageCsrf(deps: AccountDeps) {
   return async function checkCsrf(ctx: Context, next: Next): Promise<void> {
     const { binding } = ctx.state.account as SessionState;
-    if (!deps.csrf.verify('account', binding, (ctx.request.body as Record<string, unknown>).csrf)) {
+    if (!deps.csrf.verify(SESSION_CSRF_PURPOSE, binding, (ctx.request.body as Record<string, unknown>).csrf)) {
       ctx.status = 303;
       ctx.redirect('/account/apps');
       return;

@@ -19,8 +19,8 @@ import { InvalidScopeError, scopesForToken, scopesToOffer } from '../core/scope-
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
 import { findUserById } from '../core/users/store.js';
-import type { AbuseLimits } from './abuse-limits.js';
-import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import type { AbuseLimits, SignInCodeAllowance } from './abuse-limits.js';
+import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { REFUSED_SCOPE_REQUESTS } from './authorization-server.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
 import type { CsrfTokens } from './pages/csrf.js';
@@ -138,8 +138,9 @@ class InteractionPages {
     const raw = field(ctx, 'email').trim();
     const email = Email.safeParse(raw);
     if (!email.success) return this.#emailForm(ctx, { status: 400, email: raw, error: 'Enter your e-mail address, like name@example.com.' });
+    let allowance: SignInCodeAllowance;
     try {
-      await this.deps.limits.signInCode(email.data, ctx.ip);
+      allowance = await this.deps.limits.signInCode(email.data, ctx.ip);
     } catch (error) {
       if (!(error instanceof RateLimitedError)) throw error;
       ctx.set('Retry-After', String(error.retryAfterSeconds));
@@ -149,6 +150,8 @@ class InteractionPages {
       const sent = await this.deps.codes.start(interaction.uid, email.data);
       return this.#codeForm(ctx, sent);
     } catch (error) {
+      // No code went out: what the limits counted for it is given back.
+      await allowance.refund();
       // Asked again within the minute: the code already sent still works.
       if (error instanceof RateLimitedError) return this.#codeForm(ctx, await this.#pending(ctx), error);
       // The mail could not go out: say so on the form, so the traveler can try again.
@@ -161,6 +164,7 @@ class InteractionPages {
     const { interaction } = ctx.state.attempt as AttemptState;
     try {
       const signedIn = await this.deps.codes.confirm(interaction.uid, field(ctx, 'code'));
+      await this.deps.limits.signedIn(signedIn.userId, ctx.ip);
       const returnTo = await this.deps.provider.interactionResult(
         ctx.req,
         ctx.res,
@@ -176,12 +180,15 @@ class InteractionPages {
 
   async resend(ctx: Context): Promise<void> {
     const { interaction } = ctx.state.attempt as AttemptState;
+    let allowance: SignInCodeAllowance | undefined;
     try {
       const pending = await this.deps.codes.pending(interaction.uid);
-      if (pending) await this.deps.limits.signInCode(pending.email, ctx.ip);
+      if (pending) allowance = await this.deps.limits.signInCode(pending.email, ctx.ip);
       const sent = await this.deps.codes.resend(interaction.uid);
       return this.#codeForm(ctx, sent, undefined, 'We sent you a new code.');
     } catch (error) {
+      // No new code went out (asked again within the minute, say): what the limits counted is given back.
+      await allowance?.refund();
       if (error instanceof DomainError) return this.#codeForm(ctx, await this.#pending(ctx), error);
       throw error;
     }
@@ -248,6 +255,7 @@ class InteractionPages {
       unverifiedHost,
       signedInAs: traveler?.email ?? 'an unknown account',
       switchUrl: switchTravelerUrl(interaction),
+      signOut: { action: SIGN_OUT_PATH, csrfToken: this.deps.csrf.issue(SESSION_CSRF_PURPOSE, ctx.cookies.get('_session', { signed: true }) ?? '') },
     });
   }
 

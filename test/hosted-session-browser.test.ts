@@ -148,3 +148,24 @@ test.serial('“Not you?” on the consent page signs another traveler in; the C
   t.deepEqual(errors, []);
   await page.context().close();
 });
+
+test.serial('the consent page signs out too: the next authorization asks who is signing in', async (t) => {
+  if (!browser) return t.fail(`Chromium is not installed at ${CHROMIUM}`);
+  const { page, errors } = await freshPage();
+  const agent = await registerPublicClient(running, callbackUrl);
+  const other = await registerPublicClient(running, callbackUrl);
+  await authorizeIn(page, agent, async () => {
+    await signIn(page, uniqueEmail('ada'));
+    await allow(page);
+  });
+  const authorization = await startAuthorization(other, callbackUrl, 'profile.read');
+  await page.goto(authorization.url.href);
+  await page.getByRole('heading', { name: 'Allow access' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+  const again = await startAuthorization(agent, callbackUrl, 'profile.read');
+  await page.goto(again.url.href);
+  await page.getByLabel('Email').waitFor();
+  t.deepEqual(errors, []);
+  await page.context().close();
+});

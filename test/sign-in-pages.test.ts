@@ -41,7 +41,9 @@ test('the consent page: who is signed in and “Not you?”; one ticked, labelle
     denyAction: '/interaction/abc/deny',
     signedInAs: 'ada@example.com',
     switchUrl: '/?client_id=x&prompt=login',
+    signOut: { action: '/account/sign-out', csrfToken: 'session-token' },
   });
+  t.regex(page, /<form method="post" action="\/account\/sign-out">\s*<input type="hidden" name="csrf" value="session-token">[\s\S]*Sign out<\/button>/);
   t.regex(page, /Signed in as <strong>ada@example.com<\/strong>\. <a href="\/\?client_id=x&#38;prompt=login">Not you\? Sign in with another address<\/a>/);
   const boxes = [...page.matchAll(/<input id="scope-([a-z.]+)" type="checkbox" name="scope" value="([a-z.]+)" checked>/g)];
   t.deepEqual(

@@ -38,11 +38,11 @@ export function appsPage(input: { email: string; apps: ConnectedApp[]; csrfToken
   );
 }
 
-/** After signing out: what happened, and the way back in. */
+/** After signing out: what happened, and the ways back in. */
 export function signedOutPage(appsUrl: string): string {
   return page(
     'Signed out',
-    html`<p>You are signed out of Travel Partner in this browser. Apps you connected keep the access you gave them: disconnect them on the Connected apps page.</p>
-    <p><a href="${appsUrl}">Sign in again</a></p>`,
+    html`<p>You are signed out of Travel Partner in this browser. To go on with an app, go back to it and start again.</p>
+    <p>Apps you connected keep the access you gave them: <a href="${appsUrl}">sign in to Connected apps</a> to change it.</p>`,
   );
 }

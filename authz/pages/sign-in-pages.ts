@@ -67,6 +67,8 @@ export function consentPage(
     /** Who is signed in, and where another traveler signs in instead ("Not you?"). */
     signedInAs: string;
     switchUrl: string;
+    /** The sign-out form: where it posts, and its CSRF token (bound to the session, not the attempt). */
+    signOut: { action: string; csrfToken: string };
   },
 ): string {
   const boxes = form.scopes.map(
@@ -88,6 +90,10 @@ export function consentPage(
         <button class="primary" type="submit">Allow</button>
         <button class="secondary" type="submit" formaction="${form.denyAction}" formnovalidate>Deny</button>
       </div>
+    </form>
+    <form method="post" action="${form.signOut.action}">
+      ${csrf(form.signOut.csrfToken)}
+      <p class="hint">Not your device? <button class="secondary" type="submit">Sign out</button></p>
     </form>`,
   );
 }
