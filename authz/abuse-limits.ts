@@ -124,7 +124,6 @@ export class AbuseLimits {
   async registration(clientAddress: string): Promise<void> {
     await take(this.#registrations, networkOf(clientAddress), (wait) => `Too many client registrations from your network: retry after ${wait} s, or reuse a registration you have.`);
   }
-
 }
 
 function minutes(seconds: number): string {
