@@ -17,12 +17,12 @@
 import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
 import type Provider from 'oidc-provider';
-import { DomainError, RateLimitedError } from '../core/errors.js';
+import { DomainError, internalErrorMessage, RateLimitedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
 import { issuerOrigin } from './issuer-origin.js';
-import { answerOAuthError, serverErrorDescription } from './pages/error-page.js';
+import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
 import { jsonRefreshBody, TOKEN_PATH, type tokenResponseExtras } from './token-endpoint.js';
@@ -97,7 +97,7 @@ function plainServerErrors(provider: Middleware): Middleware {
     const body = ctx.body as { error?: unknown } | undefined;
     if (ctx.status >= 500 && typeof body === 'object' && body?.error === 'server_error') {
       const requestId = String(ctx.state.requestId);
-      ctx.body = { error: 'server_error', error_description: serverErrorDescription(requestId), request_id: requestId };
+      ctx.body = { error: 'server_error', error_description: internalErrorMessage(requestId), request_id: requestId };
     }
   };
 }
@@ -115,7 +115,7 @@ function pagesFailingAsPages(pages: Middleware, logger: Logger): Middleware {
       if (error instanceof DomainError || ctx.path.startsWith('/v1/')) throw error;
       const requestId = String(ctx.state.requestId);
       logger.error({ err: error, req_id: requestId, method: ctx.method, path: ctx.path }, 'hosted page failed');
-      answerOAuthError(ctx, 500, 'server_error', serverErrorDescription(requestId));
+      answerOAuthError(ctx, 500, 'server_error', internalErrorMessage(requestId));
     }
   };
 }

@@ -148,3 +148,8 @@ export class RateLimitedError extends DomainError {
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }
+
+/** What a caller is told of a failure on our side, with the request id to quote (the detail is in the log). */
+export function internalErrorMessage(requestId: string): string {
+  return `Something went wrong on our side. Retry in a moment; if it keeps failing, contact support and quote request id ${requestId}.`;
+}

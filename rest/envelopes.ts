@@ -3,6 +3,7 @@
  * answers when a route says nothing more particular (the messages are the ones the service sends).
  */
 import { z } from 'zod';
+import { internalErrorMessage } from '../core/errors.js';
 import type { ErrorExample } from './route-table.js';
 
 export const ErrorResponse = z
@@ -143,8 +144,7 @@ export const ERROR_EXAMPLES: Record<number, ErrorExample & { request_id?: string
   429: { code: 'rate_limited', message: 'Rate limit reached: your plan allows 25 requests per second. Retry after 1 s (see Retry-After).' },
   500: {
     code: 'internal_error',
-    message:
-      'Something went wrong on our side. Retry in a moment; if it keeps failing, contact support and quote request id 0b6c3f2e-5d14-4a8b-9e71-c2f4a8d39e06.',
+    message: internalErrorMessage('0b6c3f2e-5d14-4a8b-9e71-c2f4a8d39e06'),
     request_id: '0b6c3f2e-5d14-4a8b-9e71-c2f4a8d39e06',
   },
   501: { code: 'provider_not_supported', message: 'Calls to provider_a are not supported yet.' },

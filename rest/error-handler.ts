@@ -8,6 +8,7 @@ import {
   DomainError,
   InsufficientScopeError,
   InvalidTokenError,
+  internalErrorMessage,
   RateLimitedError,
   ValidationError,
   type ErrorKind,
@@ -65,7 +66,7 @@ function render(ctx: Context, error: unknown, logger: Logger): void {
   logger.error({ err: error, req_id: requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
   ctx.status = 500;
   ctx.body = {
-    message: `Something went wrong on our side. Retry in a moment; if it keeps failing, contact support and quote request id ${requestId}.`,
+    message: internalErrorMessage(requestId),
     status_code: 500,
     code: 'internal_error',
     request_id: requestId,

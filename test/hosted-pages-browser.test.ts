@@ -5,40 +5,31 @@
  * browser follow the redirects after a form post (form-action).
  */
 import test from 'ava';
-import http from 'node:http';
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { latestCode } from './helpers/browser.js';
+import { CHROMIUM_MISSING, clientCallback, launchChromium } from './helpers/chromium.js';
 import { oauth, registerPublicClient, startAuthorization, uniqueEmail } from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let running: RunningService;
-let browser: Browser;
-let callback: http.Server;
+let browser: Browser | undefined;
+let callback: Awaited<ReturnType<typeof clientCallback>>;
 let callbackUrl: string;
 
 test.before(async () => {
   running = await startService();
-  callback = http.createServer((_request, response) => response.end('<!doctype html><title>Client</title><p>Back at the client.</p>'));
-  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // Closed network: no background traffic; running as root in CI needs --no-sandbox.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  callback = await clientCallback();
+  callbackUrl = callback.url;
+  browser = await launchChromium();
 });
 test.after.always(async () => {
   await browser?.close();
-  callback?.closeAllConnections();
   callback?.close();
   await running?.close();
 });
 
 test('sign in, consent with one box unticked, land on the redirect with a code', async (t) => {
-  if (!fs.existsSync(CHROMIUM)) return t.fail(`Chromium is not installed at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
+  if (!browser) return t.fail(CHROMIUM_MISSING);
   const agent = await registerPublicClient(running, callbackUrl);
   const authorization = await startAuthorization(agent, callbackUrl, 'profile.read passengers.read payments.read');
   const email = uniqueEmail('chromium');
@@ -86,7 +77,7 @@ function contrast(foreground: string, background: string): number {
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`${colorScheme} scheme: error and notice text meet WCAG AA contrast; the code input says it is invalid and why`, async (t) => {
-    if (!fs.existsSync(CHROMIUM)) return t.fail(`Chromium is not installed at ${CHROMIUM}`);
+    if (!browser) return t.fail(CHROMIUM_MISSING);
     const agent = await registerPublicClient(running, callbackUrl);
     const authorization = await startAuthorization(agent, callbackUrl, 'profile.read');
     const context = await browser.newContext({ colorScheme });

@@ -5,9 +5,9 @@
  */
 import test from 'ava';
 import fc from 'fast-check';
-import { csrfOf, isPage, TestBrowser, type Page } from './helpers/browser.js';
+import { csrfOf, isPage, TestBrowser } from './helpers/browser.js';
 import { answersAsOurPages, answersInOurEnvelope, deeplyNested, hostileText, nestedJson } from './helpers/hostile.js';
-import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, startAuthorization, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
+import { authorize, clientFor, createPartnerClient, oauth, openSignInPage, PARTNER_REDIRECT, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -56,7 +56,7 @@ test('property: hostile forms to the sign-in and consent pages are answered with
   await fc.assert(
     fc.asyncProperty(fc.constantFrom('email', 'code', 'resend', 'consent', 'deny'), hostileBody(FIELD_NAMES), contentType, contentEncoding, accept, async (action, body, type, encoding, acceptType) => {
       // A sign-in of its own for each run: a Deny or a used-up code would end a shared one.
-      const { page, pageBrowser } = await signInPage();
+      const { page, pageBrowser } = await openSignInPage(running, config, PARTNER_REDIRECT);
       const uid = /\/interaction\/([^/?"]+)\//.exec(page.html)?.[1] as string;
       const cookie = pageBrowser.cookieHeader(`/interaction/${uid}/${action}`);
       const init = requestInit(body, csrfOf(page.html), { 'content-type': type, 'content-encoding': encoding, accept: acceptType, cookie });
@@ -99,15 +99,6 @@ test('property: hostile JSON to /v1/apps is answered in our envelope, never a 5x
   );
   t.pass();
 });
-
-/** The e-mail page of a new sign-in, in a browser of its own. */
-async function signInPage(): Promise<{ page: Page; pageBrowser: TestBrowser }> {
-  const pageBrowser = new TestBrowser(new URL(running.config.authUrl).origin);
-  const authorization = await startAuthorization(config, PARTNER_REDIRECT, 'profile.read');
-  const page = await pageBrowser.open(authorization.url.href);
-  if (!isPage(page) || page.status !== 200) throw new Error('the sign-in page did not open');
-  return { page, pageBrowser };
-}
 
 /** A traveler signed in on the hosted pages with the partner's app connected: their session cookie and the page's CSRF token. */
 async function connectedAppsSession(): Promise<{ cookie: string; csrf: string }> {

@@ -4,42 +4,33 @@
  * traveler's session signs another one in (`prompt=login`, or "Not you?" on the consent page) and the
  * code is the new traveler's; the Connected apps page signs out.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { latestCode } from './helpers/browser.js';
+import { CHROMIUM_MISSING, clientCallback, launchChromium } from './helpers/chromium.js';
 import { oauth, registerPublicClient, startAuthorization, uniqueEmail, userIdOf } from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let running: RunningService;
-let browser: Browser;
-let callback: http.Server;
+let browser: Browser | undefined;
+let callback: Awaited<ReturnType<typeof clientCallback>>;
 let callbackUrl: string;
 
 test.before(async () => {
   running = await startService();
-  callback = http.createServer((_request, response) => response.end('<!doctype html><title>Client</title><p>Back at the client.</p>'));
-  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-  if (!fs.existsSync(CHROMIUM)) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  callback = await clientCallback();
+  callbackUrl = callback.url;
+  browser = await launchChromium();
 });
 test.after.always(async () => {
   await browser?.close();
-  callback?.closeAllConnections();
   callback?.close();
   await running?.close();
 });
 
 /** A fresh browser profile (no cookies), collecting console errors (CSP violations show there). */
-async function freshPage(): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext();
+async function freshPage(chromium: Browser): Promise<{ page: Page; errors: string[] }> {
+  const context = await chromium.newContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
@@ -66,8 +57,8 @@ async function authorizeIn(page: Page, agent: oauth.Configuration, steps: (page:
 const allow = (page: Page) => page.getByRole('button', { name: 'Allow' }).click();
 
 test.serial('a traveler who is not signed in reaches the Connected apps page through the sign-in pages', async (t) => {
-  if (!browser) return t.fail(`Chromium is not installed at ${CHROMIUM} (.ci/run installs Debian's chromium)`);
-  const { page, errors } = await freshPage();
+  if (!browser) return t.fail(CHROMIUM_MISSING);
+  const { page, errors } = await freshPage(browser);
   const email = uniqueEmail('apps');
   await page.goto(`${running.url}/account/apps`);
   await signIn(page, email);
@@ -79,8 +70,8 @@ test.serial('a traveler who is not signed in reaches the Connected apps page thr
 });
 
 test.serial('prompt=login in a browser holding another traveler’s session signs the new traveler in, and the code is theirs', async (t) => {
-  if (!browser) return t.fail(`Chromium is not installed at ${CHROMIUM}`);
-  const { page, errors } = await freshPage();
+  if (!browser) return t.fail(CHROMIUM_MISSING);
+  const { page, errors } = await freshPage(browser);
   const agent = await registerPublicClient(running, callbackUrl);
   const [ada, bob] = [uniqueEmail('ada'), uniqueEmail('bob')];
   const adaId = await authorizeIn(page, agent, async () => {
@@ -113,8 +104,8 @@ test.serial('prompt=login in a browser holding another traveler’s session sign
 });
 
 test.serial('“Not you?” on the consent page signs another traveler in; the Connected apps page signs out', async (t) => {
-  if (!browser) return t.fail(`Chromium is not installed at ${CHROMIUM}`);
-  const { page, errors } = await freshPage();
+  if (!browser) return t.fail(CHROMIUM_MISSING);
+  const { page, errors } = await freshPage(browser);
   const agent = await registerPublicClient(running, callbackUrl);
   const other = await registerPublicClient(running, callbackUrl);
   const [ada, bob] = [uniqueEmail('ada'), uniqueEmail('bob')];
@@ -150,8 +141,8 @@ test.serial('“Not you?” on the consent page signs another traveler in; the C
 });
 
 test.serial('the consent page signs out too: the next authorization asks who is signing in', async (t) => {
-  if (!browser) return t.fail(`Chromium is not installed at ${CHROMIUM}`);
-  const { page, errors } = await freshPage();
+  if (!browser) return t.fail(CHROMIUM_MISSING);
+  const { page, errors } = await freshPage(browser);
   const agent = await registerPublicClient(running, callbackUrl);
   const other = await registerPublicClient(running, callbackUrl);
   await authorizeIn(page, agent, async () => {

@@ -10,10 +10,10 @@ import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import { createLogger } from '../core/logger.js';
-import { isPage, TestBrowser, type Page } from './helpers/browser.js';
+import { isPage, TestBrowser } from './helpers/browser.js';
 import { nestedJson } from './helpers/hostile.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, startAuthorization, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
+import { authorize, clientFor, createPartnerClient, oauth, openSignInPage, PARTNER_REDIRECT, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -65,15 +65,6 @@ function sessionCookies(): string {
   return browser.cookieHeader('/account/apps');
 }
 
-/** An e-mail page of a sign-in in progress, in a browser of its own. */
-async function signInPage(): Promise<{ page: Page; pageBrowser: TestBrowser }> {
-  const pageBrowser = new TestBrowser(new URL(running.config.authUrl).origin);
-  const authorization = await startAuthorization(config, PARTNER_REDIRECT, 'profile.read');
-  const page = await pageBrowser.open(authorization.url.href);
-  if (!isPage(page) || page.status !== 200) throw new Error('the sign-in page did not open');
-  return { page, pageBrowser };
-}
-
 interface HostileBody {
   name: string;
   headers: Record<string, string>;
@@ -92,7 +83,7 @@ const HOSTILE_FORMS: HostileBody[] = [
 ];
 
 test('hosted sign-in forms: oversized, compressed, missing or non-form bodies are 400/413/415 in the OAuth envelope', async (t) => {
-  const { page, pageBrowser } = await signInPage();
+  const { page, pageBrowser } = await openSignInPage(running, config, PARTNER_REDIRECT);
   const uid = /\/interaction\/([^/?]+)/.exec(page.html)?.[1];
   t.truthy(uid, 'the page names its attempt');
   for (const action of ['email', 'code', 'resend', 'consent', 'deny']) {

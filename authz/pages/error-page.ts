@@ -60,7 +60,3 @@ export function renderAuthorizationError(ctx: Context, out: { error: string; err
   answerOAuthError(ctx, ctx.status, out.error, plain, out.error !== 'server_error' ? out.error_description : undefined);
 }
 
-/** The JSON description of a failure on our side: no library wording, and the request id to quote. */
-export function serverErrorDescription(requestId: string): string {
-  return `Something went wrong on our side. Retry in a moment; if it keeps failing, contact support and quote request id ${requestId}.`;
-}

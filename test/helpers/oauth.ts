@@ -151,3 +151,12 @@ export async function partnerWithTraveler(running: RunningService, name: string,
 export function userIdOf(accessToken: string): string {
   return decodeJwt(accessToken)['custom:user_id'] as string;
 }
+
+/** The e-mail page of a new sign-in of `config`'s client, in a browser of its own. */
+export async function openSignInPage(running: RunningService, config: oauth.Configuration, redirectUri: string): Promise<{ page: Page; pageBrowser: TestBrowser }> {
+  const pageBrowser = new TestBrowser(new URL(running.config.authUrl).origin);
+  const authorization = await startAuthorization(config, redirectUri, 'profile.read');
+  const page = await pageBrowser.open(authorization.url.href);
+  if (!isPage(page) || page.status !== 200) throw new Error('the sign-in page did not open');
+  return { page, pageBrowser };
+}
