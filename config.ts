@@ -34,6 +34,16 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Travel Partner <no-reply@localhost>'),
   SANDBOX_URL: url.optional(),
   SMS_URL: url.optional(),
+  VAULT_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535, 'must be at most 65535').optional(),
+  VAULT_URL: url.optional(),
+  VAULT_API_KEY: z.string().min(8).optional(),
+  PROCESSOR_URL: url.optional(),
+  PROCESSOR_API_KEY: z.string().min(8).optional(),
+  COMPONENT_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.every(isOrigin), 'must be comma-separated origins such as https://www.example-airline.com')
+    .optional(),
   PROVIDER_A_URL: url.optional(),
   PROVIDER_A_TOKEN: z.string().min(8).optional(),
   PROVIDER_B_URL: url.optional(),
@@ -83,6 +93,16 @@ export interface Config {
   sandboxUrl: string;
   /** An SMS gateway speaking the SMS sandbox's dialect; absent: the sandbox, or no SMS when SANDBOX=0. */
   smsUrl: string | undefined;
+  /**
+   * The card vault: where browsers and the adapter reach it, and the service's private key. In sandbox
+   * mode the process serves the vault sandbox itself on `port` (its own origin: card numbers never reach
+   * the service's origin); otherwise `port` is undefined and the URL points at the real vault.
+   */
+  vault: { url: string; apiKey: string; port: number | undefined } | undefined;
+  /** The payment processor (Stripe PaymentIntents dialect) and its secret key; in sandbox mode its sandbox. */
+  processor: { url: string; apiKey: string } | undefined;
+  /** Origins of partner pages that embed the card-capture component (CORS with the traveler's session). */
+  componentOrigins: string[];
   /** provider_a's API and token; absent: its sandbox (sandbox mode), or no calls to provider_a. */
   providerA: { url: string; token: string } | undefined;
   /** provider_b's API and token; absent: its sandbox (sandbox mode), or no calls to provider_b. */
@@ -151,6 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     sandboxUrl,
     smsUrl: e.SMS_URL ? stripSlash(e.SMS_URL) : undefined,
+    vault: vaultSystem(e, baseUrl, sandbox),
+    processor: systemOf(e.PROCESSOR_URL, e.PROCESSOR_API_KEY, sandbox, 'PROCESSOR_URL', 'PROCESSOR_API_KEY', `${sandboxUrl}/payments`, SANDBOX_PROCESSOR_KEY),
+    componentOrigins: e.COMPONENT_ORIGINS ?? [],
     providerA: providerSystem(e.PROVIDER_A_URL, e.PROVIDER_A_TOKEN, sandbox, 'provider_a', `${sandboxUrl}/flights/provider_a`, 'amadeus_test_sandbox'),
     providerB: providerSystem(e.PROVIDER_B_URL, e.PROVIDER_B_TOKEN, sandbox, 'provider_b', `${sandboxUrl}/flights/provider_b`, 'duffel_test_sandbox'),
     providerC: providerSystem(e.PROVIDER_C_URL, e.PROVIDER_C_TOKEN, sandbox, 'provider_c', `${sandboxUrl}/flights/provider_c`, 'ndc_test_sandbox'),
@@ -176,6 +199,48 @@ function providerSystem(
     throw new ConfigError(`Invalid configuration: set both ${name.toUpperCase()}_URL and ${name.toUpperCase()}_TOKEN, or neither.`);
   }
   return sandbox ? { url: sandboxUrl, token: sandboxToken } : undefined;
+}
+
+/** The service's key to the vault sandbox, and the processor sandbox's key (sandbox keys are not secrets). */
+export const SANDBOX_VAULT_KEY = 'key_test_sandbox_service';
+export const SANDBOX_PROCESSOR_KEY = 'sk_test_sandbox_processor';
+
+/**
+ * The card vault: as configured, else (sandbox mode) the vault sandbox on VAULT_PORT, default PORT + 1,
+ * at the API's host name on that port: another origin than the API's, as a real vault's would be.
+ */
+function vaultSystem(e: z.infer<typeof EnvSchema>, baseUrl: string, sandbox: boolean): Config['vault'] {
+  const configured = systemOf(e.VAULT_URL, e.VAULT_API_KEY, false, 'VAULT_URL', 'VAULT_API_KEY', '', '');
+  if (configured) return { ...configured, port: undefined };
+  if (!sandbox) return undefined;
+  const port = e.VAULT_PORT ?? (e.PORT === 0 ? 0 : e.PORT + 1);
+  if (port === e.PORT && port !== 0) throw new ConfigError(`Invalid configuration: VAULT_PORT=${port} must differ from PORT (the vault has its own origin).`);
+  const url = new URL(baseUrl);
+  url.port = String(port);
+  return { url: url.origin, apiKey: SANDBOX_VAULT_KEY, port };
+}
+
+/** An outside system's URL and key: both as configured, else its sandbox in sandbox mode, else none. */
+function systemOf(
+  url: string | undefined,
+  key: string | undefined,
+  sandbox: boolean,
+  urlName: string,
+  keyName: string,
+  sandboxUrl: string,
+  sandboxKey: string,
+): { url: string; apiKey: string } | undefined {
+  if (url && key) return { url: stripSlash(url), apiKey: key };
+  if (url || key) throw new ConfigError(`Invalid configuration: set both ${urlName} and ${keyName}, or neither.`);
+  return sandbox ? { url: sandboxUrl, apiKey: sandboxKey } : undefined;
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
 }
 
 function stripSlash(value: string): string {

@@ -16,6 +16,8 @@ export type ErrorKind =
   | 'provider_rejected'
   | 'provider_unavailable'
   | 'provider_timeout'
+  | 'payment_declined'
+  | 'unprocessable'
   | 'not_implemented';
 
 export class DomainError extends Error {
@@ -133,6 +135,27 @@ export class ProviderRejectedError extends DomainError {
 export class ProviderTimeoutError extends DomainError {
   constructor(message: string, code = 'provider_timeout') {
     super('provider_timeout', code, message);
+  }
+}
+
+/**
+ * The card issuer or the processor refused the card. `code` is `card_declined`; `details` says why in
+ * words the traveler can act on (another card, the expiry date, the security code, a call to the bank).
+ */
+export class CardDeclinedError extends DomainError {
+  /** A stable reason: `generic_decline`, `insufficient_funds`, `expired_card`, `incorrect_cvc`, ... */
+  readonly reason: string;
+
+  constructor(message: string, reason: string) {
+    super('payment_declined', 'card_declined', message, reason);
+    this.reason = reason;
+  }
+}
+
+/** The request is well formed but cannot apply to this resource as it is (a legacy card's vault fields, say). */
+export class UnprocessableError extends DomainError {
+  constructor(message: string, code: string) {
+    super('unprocessable', code, message);
   }
 }
 

@@ -28,6 +28,9 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   provider_rejected: 422,
   provider_unavailable: 502,
   provider_timeout: 504,
+  // 402 as Stripe answers a refused card: the request was right, the card was not.
+  payment_declined: 402,
+  unprocessable: 422,
   not_implemented: 501,
 };
 
