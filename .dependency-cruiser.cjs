@@ -2,7 +2,7 @@
  * The dependency rule of ARCHITECTURE.md as a check that fails `npm run lint`:
  * core knows nothing of the doors or adapters; the doors (rest, mcp, admin) do not reach into each
  * other, into authz internals or into providers; the MCP SDK stays in mcp/, oidc-provider in authz/.
- * Only the composition root (app.ts, main.ts) and scripts see everything.
+ * Only the composition root (app.ts, main.ts, the capability modules in modules/) and scripts see everything.
  */
 module.exports = {
   forbidden: [
@@ -11,7 +11,7 @@ module.exports = {
       comment: 'core/ imports nothing of the project outside core/.',
       severity: 'error',
       from: { path: '^core/' },
-      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench)/|^(app|main|config)\\.ts$' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench|modules)/|^(app|main|config)\\.ts$' },
     },
     {
       name: 'core-has-no-doors',
@@ -25,31 +25,31 @@ module.exports = {
       comment: 'rest/ imports core only; authorization is handed in by the composition root.',
       severity: 'error',
       from: { path: '^rest/' },
-      to: { path: '^(mcp|authz|providers|admin|seeds)/' },
+      to: { path: '^(mcp|authz|providers|admin|seeds|modules)/' },
     },
     {
       name: 'mcp-stays-in-its-lane',
       severity: 'error',
       from: { path: '^mcp/' },
-      to: { path: '^(rest|authz|providers|admin|seeds)/' },
+      to: { path: '^(rest|authz|providers|admin|seeds|modules)/' },
     },
     {
       name: 'admin-stays-in-its-lane',
       severity: 'error',
       from: { path: '^admin/' },
-      to: { path: '^(rest|mcp|authz|providers|seeds)/' },
+      to: { path: '^(rest|mcp|authz|providers|seeds|modules)/' },
     },
     {
       name: 'authz-imports-core-only',
       severity: 'error',
       from: { path: '^authz/' },
-      to: { path: '^(rest|mcp|providers|admin|seeds)/' },
+      to: { path: '^(rest|mcp|providers|admin|seeds|modules)/' },
     },
     {
       name: 'providers-import-core-only',
       severity: 'error',
       from: { path: '^providers/' },
-      to: { path: '^(rest|mcp|authz|admin|seeds)/' },
+      to: { path: '^(rest|mcp|authz|admin|seeds|modules)/' },
     },
     {
       name: 'mcp-sdk-only-in-mcp',

@@ -27,29 +27,33 @@ async function start(config: Config): Promise<void> {
   let admin: Awaited<ReturnType<typeof startAdminSocket>> | undefined;
   const server = http.createServer(service.app.callback());
   server.keepAliveTimeout = 65_000;
+  // Sandboxes that must have an origin of their own (the card vault) listen on ports of their own.
+  const ownPortServers = service.ownPortApps.map((own) => ({ own, server: http.createServer(own.app.callback()) }));
   try {
-    // The port first: a port in use stops the start before anything is created (the demo partner's key
+    // The ports first: a port in use stops the start before anything is created (the demo partner's key
     // is shown once, and would be lost with a process that could not serve it).
-    await listen(server, config);
+    await listen(server, config.port, config.host, 'PORT');
+    for (const { own, server: ownServer } of ownPortServers) await listen(ownServer, own.port, config.host, own.portVariable);
     if (service.db.embedded) admin = await startAdminSocket(config.dataDir, { partners: service.partners, clients: service.partnerClients }, logger);
     if (config.sandbox) await announceDemoPartner(service, config);
   } catch (error) {
     server.close();
+    for (const { server: ownServer } of ownPortServers) ownServer.close();
     await admin?.close();
     await service.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
   logger.info({ port, base_url: config.baseUrl, embedded_db: service.db.embedded, sandbox: config.sandbox, node: process.version }, 'listening');
+  for (const { own } of ownPortServers) logger.info({ port: own.port, name: own.name }, 'listening on its own port');
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new connections, finishing requests in flight');
-    await stopServer(server, config.shutdownGraceSeconds * 1000, () =>
-      logger.warn('grace period over: closing the connections still open'),
-    );
+    const graceOver = () => logger.warn('grace period over: closing the connections still open');
+    await Promise.all([server, ...ownPortServers.map((own) => own.server)].map((each) => stopServer(each, config.shutdownGraceSeconds * 1000, graceOver)));
     await admin?.close();
     await service.close();
     logger.info('stopped');
@@ -61,17 +65,17 @@ async function start(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** Binds the HTTP port; a port that is taken or not ours to use is a start-up error naming PORT. */
-async function listen(server: http.Server, config: Config): Promise<void> {
+/** Binds a port; one that is taken or not ours to use is a start-up error naming its variable. */
+async function listen(server: http.Server, port: number, host: string, variable: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new ConfigError(`PORT: ${config.port} is already in use on ${config.host}: stop the process holding it, or set PORT to a free port (0 picks one).`);
-    if (error.code === 'EACCES') throw new ConfigError(`PORT: ${config.port} needs privileges this process lacks on ${config.host}: set PORT to 1024 or above.`);
+    if (error.code === 'EADDRINUSE') throw new ConfigError(`${variable}: ${port} is already in use on ${host}: stop the process holding it, or set ${variable} to a free port.`);
+    if (error.code === 'EACCES') throw new ConfigError(`${variable}: ${port} needs privileges this process lacks on ${host}: set ${variable} to 1024 or above.`);
     throw error;
   });
 }

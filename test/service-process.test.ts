@@ -235,7 +235,7 @@ test.serial('a port in use stops the start with exit code 2 and one line naming 
     const result = await run('main.ts', [], withoutDatabase({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' }));
     t.is(result.status, 2);
     const lines = result.stderr.trim().split('\n').filter((line) => !line.startsWith('oidc-provider WARNING'));
-    t.deepEqual(lines, [`PORT: ${port} is already in use on 127.0.0.1: stop the process holding it, or set PORT to a free port (0 picks one).`]);
+    t.deepEqual(lines, [`PORT: ${port} is already in use on 127.0.0.1: stop the process holding it, or set PORT to a free port.`]);
     t.false(fs.existsSync(path.join(dataDir, 'demo-credentials.json')), 'no demo key was made and lost');
   } finally {
     holder.close();

@@ -1,4 +1,4 @@
-/** Every tool the endpoint serves, in the order tools/list gives them. */
+/** The tools the endpoint serves, by capability; tools/list gives them in the order the root lists the modules. */
 import type { Tool } from '../tool.js';
 import { createOffer } from './create-offer.js';
 import { getBags } from './get-bags.js';
@@ -7,5 +7,5 @@ import { getSeatMap } from './get-seat-map.js';
 import { searchFlights } from './search-flights.js';
 import { updatePassenger } from './update-passenger.js';
 
-// Each tool's `run` takes its own input type; the list holds them as tools of any schema.
-export const TOOLS: Tool[] = [searchFlights, createOffer, getOfferDetails, getBags, getSeatMap, updatePassenger] as unknown as Tool[];
+// Each tool's `run` takes its own input type; the lists hold them as tools of any schema.
+export const OFFER_TOOLS: Tool[] = [searchFlights, createOffer, getOfferDetails, getBags, getSeatMap, updatePassenger] as unknown as Tool[];

@@ -37,6 +37,7 @@ export async function startService(
   // The port is known before the service is built: its sandbox adapters call it back over HTTP.
   const port = await freePort();
   const config = loadConfig({
+    VAULT_PORT: String(await freePort()),
     ...(database ? { DATABASE_URL: database.url } : {}),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -56,15 +57,20 @@ export async function startService(
       ...options.abusePolicy,
     },
   });
-  const server = http.createServer(service.app.callback());
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const servers = [
+    { server: http.createServer(service.app.callback()), port },
+    ...service.ownPortApps.map((own) => ({ server: http.createServer(own.app.callback()), port: own.port })),
+  ];
+  for (const each of servers) await new Promise<void>((resolve) => each.server.listen(each.port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${port}`,
     config,
     service,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const { server } of servers) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
       await service.close();
       if (database && !options.database) await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

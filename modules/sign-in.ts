@@ -1,0 +1,61 @@
+/**
+ * The authorization server: oidc-provider, the sign-in and consent pages, the token endpoint's extras,
+ * connected apps, and the limits on unauthenticated sign-in mail and registrations. Its expired rows,
+ * sign-in codes and old sign-in networks are swept.
+ */
+import type { Middleware } from 'koa';
+import { AbuseLimits, type AbusePolicy } from '../authz/abuse-limits.js';
+import { accountRoutes } from '../authz/account-routes.js';
+import { createAuthorizationServer, logServerErrors, resourceServers } from '../authz/authorization-server.js';
+import { authorizationRoutes } from '../authz/authorization-routes.js';
+import { ConnectedApps } from '../authz/connected-apps.js';
+import { interactionRoutes } from '../authz/interaction-routes.js';
+import { sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
+import { CsrfTokens } from '../authz/pages/csrf.js';
+import { tokenResponseExtras } from '../authz/token-endpoint.js';
+import { KnownNetworks } from '../core/sign-in/known-networks.js';
+import { SignInCodes, sweepExpiredCodes } from '../core/sign-in/sign-in-codes.js';
+import { PairwiseIds } from '../core/users/pairwise-ids.js';
+import { oauthOperations } from '../rest/documented/oauth.js';
+import type { Capability, SharedPieces } from './capability.js';
+
+export function signInModule(shared: SharedPieces, options: { abusePolicy?: Partial<AbusePolicy> }): Capability & { authorizationServer: Middleware } {
+  const { config, db, clock, keys } = shared;
+  const signInNetworks = new KnownNetworks({ db: db.knex, clock });
+  const limits = new AbuseLimits({ redis: shared.redis, keyPrefix: shared.rateLimitKeyPrefix, policy: options.abusePolicy, signInNetworks });
+  const toolResource = `${config.baseUrl}/v1/mcp`;
+  const resources = resourceServers({ apiResource: config.baseUrl, toolResource });
+  const provider = createAuthorizationServer({
+    authUrl: config.authUrl,
+    apiResource: config.baseUrl,
+    toolResource,
+    db: db.knex,
+    clock,
+    secrets: shared.secrets,
+    jwks: keys.jwks,
+    cookieKeys: keys.cookieKeys,
+    secureCookies: config.authUrl.startsWith('https://'),
+  });
+  provider.proxy = config.trustProxy;
+  logServerErrors(provider, shared.logger);
+  const pairwiseIds = new PairwiseIds(db.knex);
+  const csrf = new CsrfTokens(keys.cookieKeys);
+  // Sign-in codes are stored as an HMAC under the newest cookie key.
+  const codes = new SignInCodes({ db: db.knex, mailer: shared.mailer, sms: shared.sms, clock, hashKey: keys.cookieKeys[0] as string });
+  const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources });
+  const authorizationServer = authorizationRoutes({
+    provider,
+    logger: shared.logger,
+    limits,
+    tokenExtras: tokenResponseExtras({ db: db.knex, clock, pairwiseIds }),
+    pages: [
+      interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources }).routes() as Middleware,
+      accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
+    ],
+  });
+  return {
+    authorizationServer,
+    documented: oauthOperations(),
+    sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired()],
+  };
+}
