@@ -16,6 +16,7 @@ import { UnauthenticatedError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { UserService } from '../core/users/service.js';
 import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
+import { signedInBrowser } from './browser-sessions.js';
 import type { ConnectedApps } from './connected-apps.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { appsPage, signedOutPage } from './pages/apps-page.js';
@@ -102,10 +103,9 @@ interface SessionState {
 /** The signed-in traveler of this browser; the page signs them in, the API answers 401. */
 function session(deps: AccountDeps) {
   return async function requireSession(ctx: Context, next: Next): Promise<void> {
-    const current = await deps.provider.Session.get(ctx as never);
-    const binding = ctx.cookies.get('_session', { signed: true });
-    if (current.accountId && binding) {
-      ctx.state.account = { accountId: current.accountId, binding } satisfies SessionState;
+    const browser = await signedInBrowser(deps.provider, ctx);
+    if (browser) {
+      ctx.state.account = { accountId: browser.userId, binding: browser.binding } satisfies SessionState;
       return next();
     }
     if (ctx.path.startsWith('/v1/')) {

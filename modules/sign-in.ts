@@ -12,14 +12,19 @@ import { ConnectedApps } from '../authz/connected-apps.js';
 import { interactionRoutes } from '../authz/interaction-routes.js';
 import { sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
 import { CsrfTokens } from '../authz/pages/csrf.js';
+import { browserSessions } from '../authz/browser-sessions.js';
 import { tokenResponseExtras } from '../authz/token-endpoint.js';
 import { KnownNetworks } from '../core/sign-in/known-networks.js';
 import { SignInCodes, sweepExpiredCodes } from '../core/sign-in/sign-in-codes.js';
 import { PairwiseIds } from '../core/users/pairwise-ids.js';
 import { oauthOperations } from '../rest/documented/oauth.js';
+import type { SessionCheck } from '../rest/session-auth.js';
 import type { Capability, SharedPieces } from './capability.js';
 
-export function signInModule(shared: SharedPieces, options: { abusePolicy?: Partial<AbusePolicy> }): Capability & { authorizationServer: Middleware } {
+export function signInModule(
+  shared: SharedPieces,
+  options: { abusePolicy?: Partial<AbusePolicy> },
+): Capability & { authorizationServer: Middleware; sessions: SessionCheck } {
   const { config, db, clock, keys } = shared;
   const signInNetworks = new KnownNetworks({ db: db.knex, clock });
   const limits = new AbuseLimits({ redis: shared.redis, keyPrefix: shared.rateLimitKeyPrefix, policy: options.abusePolicy, signInNetworks });
@@ -55,6 +60,7 @@ export function signInModule(shared: SharedPieces, options: { abusePolicy?: Part
   });
   return {
     authorizationServer,
+    sessions: browserSessions(provider, csrf),
     documented: oauthOperations(),
     sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired()],
   };

@@ -123,11 +123,25 @@ function media(schema: JsonObject, components: Components, examples?: Record<str
   return example === undefined ? { schema } : { schema, example };
 }
 
-/** Both schemes in one requirement object: a route needing the key and a token needs both at once. */
+/**
+ * Both schemes in one requirement object: a route needing the key and a token needs both at once. The
+ * browser session is another requirement beside them: either one will do.
+ */
 function security(route: Route): JsonObject[] {
-  if (route.auth === 'api_key') return [{ ApiKey: [] }];
-  if (route.auth === 'api_key_and_bearer') return [{ ApiKey: [], OAuth2: route.scope ? [route.scope] : [] }];
-  return [];
+  const partner = { ApiKey: [], OAuth2: route.scope ? [route.scope] : [] };
+  const browser = { BrowserSession: [], CsrfToken: [] };
+  switch (route.auth) {
+    case 'none':
+      return [];
+    case 'api_key':
+      return [{ ApiKey: [] }];
+    case 'api_key_and_bearer':
+      return [partner];
+    case 'api_key_and_bearer_or_session':
+      return [partner, browser];
+    case 'session':
+      return [browser];
+  }
 }
 
 function securitySchemes(info: OpenApiInfo): JsonObject {
@@ -156,6 +170,19 @@ function securitySchemes(info: OpenApiInfo): JsonObject {
       scheme: 'basic',
       description:
         'OAuth client authentication, `client_secret_basic`: Basic with `client_id` and `client_secret`. Or send both in the form (`client_secret_post`); a public client (`token_endpoint_auth_method: none`) sends `client_id` only, and PKCE proves it.',
+    },
+    BrowserSession: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: '_session',
+      description:
+        'The traveler’s own session in this browser, set by the hosted sign-in pages: what the card-capture component calls the payment routes with. Not for partners’ servers.',
+    },
+    CsrfToken: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-csrf-token',
+      description: 'With the browser session, on every request that changes something: the `csrfToken` of `GET /v1/payments/tokenization-session`.',
     },
   };
 }

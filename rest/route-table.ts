@@ -15,16 +15,22 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `none`: public (health, discovery, docs).
  * - `api_key`: the partner's `x-api-key` only.
  * - `api_key_and_bearer`: the partner's key and the traveler's access token (with the route's `scope`).
+ * - `api_key_and_bearer_or_session`: as above, or the traveler's own browser session plus a CSRF token
+ *   (the browser components, decisions §8): a request with neither `x-api-key` nor `Authorization` is a
+ *   browser's.
+ * - `session`: the traveler's own browser session only (internal routes of the components).
  */
-export type RouteAuth = 'none' | 'api_key' | 'api_key_and_bearer';
+export type RouteAuth = 'none' | 'api_key' | 'api_key_and_bearer' | 'api_key_and_bearer_or_session' | 'session';
 
 export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
   partner: PartnerIdentity | undefined;
-  /** The traveler's side, on `api_key_and_bearer` routes. */
+  /** The traveler's side, on `api_key_and_bearer` routes (and session routes: the traveler themselves). */
   actor: Actor | undefined;
+  /** On a request authenticated by the browser session: the CSRF token its changes must carry. */
+  csrfToken: string | undefined;
   requestId: string;
   /** The uploaded file's bytes, on routes that declare `upload`. */
   upload: Buffer | undefined;

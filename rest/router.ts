@@ -4,6 +4,7 @@
  * serves: 404, or 405 with `Allow` when the path exists under other methods.
  */
 import Router from '@koa/router';
+import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
 import { checkInput } from '../core/input-checks.js';
 import { parseOrThrow } from '../core/validation.js';
@@ -11,6 +12,7 @@ import { requireBearer, type BearerCheck } from './bearer-auth.js';
 import { jsonBody } from './body.js';
 import { imageUpload } from './upload.js';
 import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
+import { requireSession, type BrowserSession, type SessionCheck } from './session-auth.js';
 import { HttpProblem } from './problems.js';
 import type { Route } from './route-table.js';
 import { pageSecurityHeaders } from './security-headers.js';
@@ -19,18 +21,18 @@ const pageHeaders = pageSecurityHeaders();
 
 export interface AuthDeps extends PartnerAuthDeps {
   bearer: BearerCheck;
+  /** The traveler's browser session (routes that take it); without it those routes take partners only. */
+  sessions?: SessionCheck;
 }
 
 export function buildRouter(routes: Route[], auth: AuthDeps): Router {
   const router = new Router();
   for (const route of routes) {
-    // The API key check names the operation itself (for the log, also when the key is refused).
-    const chain: Middleware[] = [route.auth === 'none' ? nameOperation(route.operationId) : requireApiKey(auth, route.operationId)];
-    if (route.auth === 'api_key_and_bearer') chain.push(requireBearer(auth.bearer, route.scope));
+    const chain: Middleware[] = [credentialsOf(route, auth)];
     if (route.page) chain.push(pageHeaders);
     if (route.body) chain.push(jsonBody());
     if (route.upload) chain.push(imageUpload(route.upload));
-    chain.push(runHandler(route));
+    chain.push(runHandler(route, auth));
     router.register(toKoaPath(route.path), [route.method], chain);
   }
   return router;
@@ -63,6 +65,28 @@ export function noRouteMatched(router: Router) {
   };
 }
 
+/** The check of the credentials a route takes; the API key check names the operation itself, for the log. */
+function credentialsOf(route: Route, auth: AuthDeps): Middleware {
+  const partner = compose([requireApiKey(auth, route.operationId), requireBearer(auth.bearer, route.scope)]) as Middleware;
+  const browser = compose([nameOperation(route.operationId), requireSession(auth.sessions ?? NO_SESSIONS)]) as Middleware;
+  switch (route.auth) {
+    case 'none':
+      return nameOperation(route.operationId);
+    case 'api_key':
+      return requireApiKey(auth, route.operationId);
+    case 'api_key_and_bearer':
+      return partner;
+    case 'session':
+      return browser;
+    case 'api_key_and_bearer_or_session':
+      // A partner always sends its key, or at least a token: only a browser sends neither.
+      return (ctx, next) => (ctx.get('x-api-key') === '' && ctx.get('authorization') === '' ? browser(ctx, next) : partner(ctx, next));
+  }
+}
+
+/** Without a session check (a service without the authorization server), no browser is signed in. */
+const NO_SESSIONS: SessionCheck = { current: async () => undefined, csrfToken: () => '', csrfValid: () => false };
+
 function nameOperation(operationId: string): Middleware {
   return function setOperation(ctx: Context, next: Next) {
     ctx.state.operationId = operationId;
@@ -70,7 +94,7 @@ function nameOperation(operationId: string): Middleware {
   };
 }
 
-function runHandler(route: Route): Middleware {
+function runHandler(route: Route, auth: AuthDeps): Middleware {
   return async function handle(ctx: Context): Promise<void> {
     // Path and query text reaches the database too: a %00 in it must be a 400, not PostgreSQL's error.
     checkInput((ctx as unknown as { params: unknown }).params);
@@ -85,6 +109,7 @@ function runHandler(route: Route): Middleware {
       body,
       partner: ctx.state.partner,
       actor: ctx.state.actor,
+      csrfToken: ctx.state.session ? auth.sessions?.csrfToken(ctx.state.session as BrowserSession) : undefined,
       requestId: ctx.state.requestId,
       upload: ctx.state.upload,
     });
