@@ -3,11 +3,17 @@
  * their expiry, tokens (masked, merge-patched, deleted), detokenization for the processor, what is kept
  * in the database (never a card in clear), and the hosted card fields page's headers.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { SANDBOX_VAULT_KEY } from '../config.js';
+import { SecretBox } from '../core/crypto/secret-box.js';
+import { openDatabase } from '../core/db/database.js';
+import { createLogger } from '../core/logger.js';
 import { passesLuhn } from '../providers/vault/card-numbers.js';
-import { SANDBOX_PROCESSOR_VAULT_KEY, sweepExpiredVaultSessions } from '../providers/vault/sandbox.js';
+import { SANDBOX_PROCESSOR_VAULT_KEY, sweepExpiredVaultSessions, vaultSandbox } from '../providers/vault/sandbox.js';
+import { createTestDatabase } from './helpers/database.js';
 import type { Json } from './helpers/http.js';
 import { startVaultSandbox, type RunningVault } from './helpers/vault-sandbox.js';
 
@@ -16,10 +22,13 @@ const PROCESSOR = SANDBOX_PROCESSOR_VAULT_KEY;
 const ORIGIN = 'http://localhost:8080';
 
 let vault: RunningVault;
+/** What the vault's request log wrote, for every test of this file. */
+const logLines: string[] = [];
+const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
 
 // Tests that move the clock run serially, before the others (ava runs serial tests first).
 test.before(async () => {
-  vault = await startVaultSandbox();
+  vault = await startVaultSandbox({ logger });
 });
 test.after.always(async () => {
   await vault?.close();
@@ -401,4 +410,50 @@ test('request bodies: not JSON is 415, unreadable is 400, unknown routes 404 and
   const wrongMethod = await call('PUT', '/tokens/00000000-0000-4000-8000-000000000000', SERVICE, {});
   t.is(wrongMethod.status, 405);
   t.like(wrongMethod.body, { title: 'Method Not Allowed', status: 405 });
+});
+
+test('the request log names method, path and status: never a key, a body or the query', async (t) => {
+  const session = await openSession('traveler-log', ORIGIN);
+  const token = await createToken('5555555555554444', '909', session, { cardholder_name: 'Log Lovelace' });
+  await call('POST', '/detokenize', PROCESSOR, { token_id: token.id });
+  await fetch(`${vault.url}/elements/card?session_key=${encodeURIComponent(session)}`);
+  const lines = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  t.true(lines.some((line) => line.msg === 'vault request' && line.path === '/detokenize' && line.method === 'POST' && line.status === 200));
+  t.true(lines.some((line) => line.path === '/elements/card' && line.status === 200));
+  const written = logLines.join('\n');
+  for (const secret of ['5555555555554444', '4242424242424242', '"909"', 'Log Lovelace', session, SERVICE, PROCESSOR, 'session_key=']) {
+    t.false(written.includes(secret), secret);
+  }
+});
+
+test('an unexpected failure (a database without the vault tables) is a 500 problem with no detail of ours', async (t) => {
+  const lines: string[] = [];
+  const unmigrated = await createTestDatabase();
+  const broken = await openDatabase({ databaseUrl: unmigrated.url, dataDir: '.', poolMax: 1 });
+  const app = vaultSandbox({
+    db: broken.knex,
+    clock: { now: () => new Date() },
+    secrets: new SecretBox([randomBytes(32).toString('base64')]),
+    serviceKeys: [SERVICE],
+    logger: createLogger('info', { write: (line: string) => void lines.push(line) }),
+  });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const response = await fetch(`${url}/tokens`, {
+      method: 'POST',
+      headers: { 'bt-api-key': SERVICE, 'content-type': 'application/json' },
+      body: JSON.stringify(card('4242424242424242')),
+    });
+    t.is(response.status, 500);
+    t.deepEqual(await response.json(), { title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred.' });
+    t.true(lines.some((line) => line.includes('vault sandbox: unexpected error')));
+    t.false(lines.join('\n').includes('4242424242424242'));
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await broken.close();
+    await unmigrated.drop();
+  }
 });
