@@ -1,7 +1,8 @@
 /**
  * The card vault sandbox over real HTTP: its keys and what each may do, the card checks, sessions and
  * their expiry, tokens (masked, merge-patched, deleted), detokenization for the processor, what is kept
- * in the database (never a card in clear), and the hosted card fields page's headers.
+ * in the database (never a card in clear), its request log and its answer to the unexpected. The hosted
+ * card fields page is card-vault-hosted-fields.test.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -338,66 +339,6 @@ test('a dump of every table holds neither the card number nor the security code'
   const row = await vault.knex('vault_sandbox_tokens').where({ id: token.id }).first();
   t.is(row.last4, '1117');
   t.true(String(row.sealed_number).startsWith('v1.'));
-});
-
-test('the hosted card fields page: framed by the session origin only, our script and styles only, no referrer', async (t) => {
-  const session = await openSession('traveler-7', 'https://www.example-airline.com');
-  const response = await fetch(`${vault.url}/elements/card?session_key=${encodeURIComponent(session)}`);
-  t.is(response.status, 200);
-  t.regex(response.headers.get('content-type') ?? '', /^text\/html/);
-  const csp = response.headers.get('content-security-policy') ?? '';
-  const directives = Object.fromEntries(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
-  t.is(directives['default-src'], "'none'");
-  t.is(directives['script-src'], "'self'");
-  t.is(directives['style-src'], "'self'");
-  t.is(directives['connect-src'], "'self'");
-  t.is(directives['frame-ancestors'], 'https://www.example-airline.com');
-  t.is(response.headers.get('referrer-policy'), 'no-referrer');
-  t.is(response.headers.get('cache-control'), 'no-store');
-  t.is(response.headers.get('x-frame-options'), null, 'frame-ancestors decides (X-Frame-Options cannot name an origin)');
-  const page = await response.text();
-  for (const [id, autocomplete] of [['number', 'cc-number'], ['expiry', 'cc-exp'], ['cvc', 'cc-csc']]) {
-    t.regex(page, new RegExp(`<label for="${id}">`));
-    t.regex(page, new RegExp(`<input id="${id}" name="${id}"[^>]* autocomplete="${autocomplete}"`));
-  }
-  const scripts = [...page.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-  t.is(scripts.length, 1);
-  t.regex(scripts[0]?.[1] ?? '', /src="\/elements\/card\.js"/);
-  t.is(scripts[0]?.[2], '', 'no inline script');
-  t.false(/ on[a-z]+=/.test(page), 'no inline event handlers');
-  t.false(/style=/.test(page), 'no inline styles');
-  t.regex(page, /data-parent-origin="https:\/\/www\.example-airline\.com"/);
-
-  const script = await fetch(`${vault.url}/elements/card.js`);
-  t.is(script.status, 200);
-  t.regex(script.headers.get('content-type') ?? '', /^text\/javascript/);
-  t.is(script.headers.get('x-content-type-options'), 'nosniff');
-  const source = await script.text();
-  t.false(/postMessage\([^)]*'\*'/.test(source), 'messages go to the session origin only');
-  t.regex(source, /event\.origin !== parentOrigin/);
-  const stylesheet = await fetch(`${vault.url}/elements/card.css`);
-  t.regex(stylesheet.headers.get('content-type') ?? '', /^text\/css/);
-});
-
-test.serial('the hosted fields with a bad or expired session key answer a short error page no one else may frame', async (t) => {
-  for (const query of ['?session_key=key_test_session_nope', '?session_key=key_test_sandbox_service', '']) {
-    const response = await fetch(`${vault.url}/elements/card${query}`);
-    t.is(response.status, 404, query);
-    t.regex(response.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
-    const page = await response.text();
-    t.regex(page, /expired or is not valid/);
-    t.false(page.includes('<input'));
-  }
-  const session = await openSession('traveler-8', 'https://www.example-airline.com');
-  vault.clock.advance(11 * 60_000);
-  try {
-    const expired = await fetch(`${vault.url}/elements/card?session_key=${encodeURIComponent(session)}`);
-    t.is(expired.status, 410);
-    t.regex(expired.headers.get('content-security-policy') ?? '', /frame-ancestors https:\/\/www\.example-airline\.com(;|$)/);
-    t.false((await expired.text()).includes('<input'));
-  } finally {
-    vault.clock.advance(-11 * 60_000);
-  }
 });
 
 test('request bodies: not JSON is 415, unreadable is 400, unknown routes 404 and wrong methods 405, as problems', async (t) => {
