@@ -17,7 +17,7 @@ import { migrateToLatest } from '../core/db/migrate.js';
 import { CardDeclinedError, ConflictError, NotFoundError, ProviderTimeoutError, ProviderUnavailableError, ValidationError } from '../core/errors.js';
 import { SANDBOX_PROCESSOR_KEY, SANDBOX_VAULT_KEY } from '../config.js';
 import { StripeProcessor } from '../providers/payments/adapter.js';
-import { processorSandbox } from '../providers/payments/sandbox.js';
+import { processorSandbox, sweepExpiredProcessorKeys } from '../providers/payments/sandbox.js';
 import { PROCESSOR_TEST_CARDS, SLOW_CARD_NUMBER } from '../providers/payments/test-cards.js';
 import { SANDBOX_PROCESSOR_VAULT_KEY, vaultSandbox } from '../providers/vault/sandbox.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
@@ -208,6 +208,7 @@ test('authorize: the slow card outlasts the adapter’s timeout: payment_timeout
   t.is(processor.hits.filter((hit) => hit.endsWith(idempotencyKey)).length, 1, 'a timeout is not retried');
   // The sandbox stops waiting when its caller hangs up, and the authorization is made all the same.
   const row = await eventually(async () => (await intentRows(vaultToken))[0]);
+  t.true(Date.now() - started < SLOW_CARD_DELAY_MS, 'the sandbox stopped waiting when its caller hung up');
   const replayed = await adapter().authorize({ amountMinor: 700, currency: 'GBP', vaultToken, idempotencyKey });
   t.is(replayed.id, row.id);
   t.is(replayed.status, 'requires_capture');
@@ -363,6 +364,17 @@ test('idempotency: keys are kept 24 hours, then a request with one runs anew', a
   t.is((await adapter({ baseUrl: timeTravel.url }).authorize(input)).id, first.id);
   now += 3600_000;
   t.not((await adapter({ baseUrl: timeTravel.url }).authorize(input)).id, first.id);
+});
+
+// Serial: run before the others, so that the sweep (a day ahead) deletes no other test's key.
+test.serial('idempotency: the periodic sweep deletes keys past their 24 hours', async (t) => {
+  const idempotencyKey = key();
+  await adapter().authorize({ amountMinor: 500, currency: 'USD', vaultToken: await tokenize(PROCESSOR_TEST_CARDS.visa.number), idempotencyKey });
+  const keyRow = () => db.knex('processor_sandbox_idempotency_keys').where({ idempotency_key: idempotencyKey }).first();
+  t.is(await sweepExpiredProcessorKeys({ db: db.knex, clock: { now: () => new Date(Date.now() + 23 * 3600_000) } }), 0);
+  t.truthy(await keyRow());
+  t.true((await sweepExpiredProcessorKeys({ db: db.knex, clock: { now: () => new Date(Date.now() + 24 * 3600_000 + 1000) } })) >= 1);
+  t.is(await keyRow(), undefined);
 });
 
 // --- Failures of the processor itself ---------------------------------------------------------------

@@ -16,12 +16,12 @@
  * card from the vault over HTTP with its own key; test cards steer the outcome (test-cards.ts). State is
  * in the database, so that any instance answers and a key is honoured across instances.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Middleware, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Clock } from '../../core/clock.js';
-import { answerSlowly } from '../flights/sandbox-timing.js';
 import { accountOf, apiError, invalidRequest, newId, resourceMissing, StripeRefusal, type Answer } from './sandbox-dialect.js';
 import { fingerprintOf, IdempotencyKeys } from './sandbox-idempotency.js';
 import { operations, type Run } from './sandbox-operations.js';
@@ -89,7 +89,7 @@ export function processorSandbox(deps: ProcessorSandboxDeps): Router {
             remembered = true;
             return answer;
           }),
-        wait: (ms) => answerSlowly(ctx, ms),
+        wait: (ms) => waitUnlessGone(ctx, ms),
       };
       let answer: Answer;
       try {
@@ -127,6 +127,11 @@ export function processorSandbox(deps: ProcessorSandboxDeps): Router {
   return router;
 }
 
+/** Deletes the idempotency keys past their 24 hours (a periodic job; an expired key is reused anyway). */
+export function sweepExpiredProcessorKeys(deps: { db: Knex; clock: Clock }): Promise<number> {
+  return new IdempotencyKeys({ ...deps, abandonedAfterMs: 0 }).sweepExpired();
+}
+
 /**
  * Every answer in Stripe's shape: the secret key checked first, then refusals (and a body we cannot parse)
  * as `{error}`, and anything unexpected as a 500 `api_error` (the app's error event still logs it).
@@ -153,6 +158,19 @@ function pathId(ctx: Context, what: string): string {
   const id = String(ctx.params.id ?? '');
   if (!ID.test(id)) throw resourceMissing(what, id.slice(0, 255), what === 'refund' ? 'id' : 'intent', 404);
   return id;
+}
+
+/**
+ * Waits `ms`, or less if the caller hangs up (it timed out). The response's 'close' tells: the request's
+ * own has already fired once its body was read.
+ */
+async function waitUnlessGone(ctx: Context, ms: number): Promise<void> {
+  if (ctx.req.socket.destroyed) return;
+  const gone = new AbortController();
+  const hangUp = () => gone.abort();
+  ctx.res.once('close', hangUp);
+  await sleep(ms, undefined, { signal: gone.signal }).catch(() => undefined);
+  ctx.res.off('close', hangUp);
 }
 
 function respond(ctx: Context, answer: Answer): void {
