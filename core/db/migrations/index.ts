@@ -24,6 +24,7 @@ import * as contactChanges from './20261122000017-contact-changes.js';
 import * as contactChangeRefusals from './20261122000018-contact-change-refusals.js';
 import * as offerClaims from './20261123000019-offer-claims.js';
 import * as signInNetworks from './20261123000020-sign-in-networks.js';
+import * as paymentProcessorSandbox from './20261123000022-payment-processor-sandbox.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,4 +52,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000018-contact-change-refusals', contactChangeRefusals],
   ['20261123000019-offer-claims', offerClaims],
   ['20261123000020-sign-in-networks', signInNetworks],
+  ['20261123000022-payment-processor-sandbox', paymentProcessorSandbox],
 ];
