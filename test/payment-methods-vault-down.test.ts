@@ -31,6 +31,9 @@ test('a card deleted while the vault is down is deleted; the failed redaction is
   t.truthy(failure, 'the log names the payment method');
   t.is(failure.level, 40, 'a warning');
   t.regex(failure.msg, /did not redact/);
-  t.false(lines.some((line) => line.includes(token)), 'the token is nowhere in the log');
-  t.false(lines.some((line) => line.includes('4242424242424242')));
+  // The vault sandbox shares this process's log and names its own tokens in its request lines (a real vault's
+  // log is its own): the service's lines must not.
+  const services = lines.filter((line) => JSON.parse(line).system !== 'vault_sandbox');
+  t.false(services.some((line) => line.includes(token)), 'the token is nowhere in the service’s log');
+  t.false(lines.some((line) => line.includes('4242424242424242')), 'nor the card number in any line');
 });
