@@ -11,7 +11,7 @@ import { SANDBOX_VAULT_KEY } from '../config.js';
 import { SecretBox } from '../core/crypto/secret-box.js';
 import { asPartner, cardTraveler, MASTERCARD, saveCard, vaultToken, type CardTraveler } from './helpers/cards.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { authorize, clientFor, oauth, PARTNER_REDIRECT, registerPublicClient, uniqueEmail } from './helpers/oauth.js';
+import { authorize, registerPublicClient, uniqueEmail } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
