@@ -20,7 +20,7 @@ export const ExpMonth = z.number().int().min(1).max(12).describe('Expiry month, 
 export const ExpYear = z.number().int().min(2024).max(2050).describe('Expiry year, four digits (2024-2050).');
 export const Last4 = z
   .string()
-  .regex(/^\d{4}$/, 'exactly four digits')
+  .regex(/^\d{4}$/, 'must be exactly four digits')
   .describe('The last four digits of the card number.');
 
 const EXAMPLE = {
@@ -62,13 +62,13 @@ export const CardholderName = z
   .trim()
   .min(1)
   .max(100)
-  .regex(/^[\p{L}\p{M} '’.-]+$/u, 'letters, spaces, hyphens, apostrophes and full stops only')
+  .regex(/^[\p{L}\p{M} '’.-]+$/u, 'must be letters, spaces, hyphens, apostrophes and full stops only')
   .describe('The name on the card, 1-100 characters; null clears it.');
 
 export const BillingZip = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{1,8}[A-Za-z0-9]$/, '3 to 10 letters, digits, spaces or dashes')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 -]{1,8}[A-Za-z0-9]$/, 'must be 3 to 10 letters, digits, spaces or dashes')
   .describe('The billing postal code (ZIP), 3-10 letters, digits, spaces or dashes; null clears it.');
 
 export const PaymentMethodEdit = z
@@ -82,7 +82,7 @@ export const PaymentMethodEdit = z
     cardholderName: CardholderName.nullable().optional().describe('The name on the card (vault-backed cards only); null clears it.'),
     zip: BillingZip.nullable().optional().describe('The billing ZIP (vault-backed cards only); null clears it.'),
   })
-  .refine((edit) => Object.keys(edit).length > 0, { message: 'send at least one field to change', path: [] })
+  .refine((edit) => Object.keys(edit).length > 0, { message: 'must name at least one field to change', path: [] })
   .meta({
     id: 'PaymentMethodEdit',
     description:
