@@ -26,6 +26,7 @@ import * as offerClaims from './20261123000019-offer-claims.js';
 import * as signInNetworks from './20261123000020-sign-in-networks.js';
 import * as cardVaultSandbox from './20261123000021-card-vault-sandbox.js';
 import * as paymentProcessorSandbox from './20261123000022-payment-processor-sandbox.js';
+import * as paymentMethods from './20261123000023-payment-methods.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,4 +56,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000020-sign-in-networks', signInNetworks],
   ['20261123000021-card-vault-sandbox', cardVaultSandbox],
   ['20261123000022-payment-processor-sandbox', paymentProcessorSandbox],
+  ['20261123000023-payment-methods', paymentMethods],
 ];
