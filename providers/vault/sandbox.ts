@@ -9,8 +9,8 @@
  *   the hosted fields (hosted-fields.ts)  GET /elements/card?session_key=..., its script and stylesheet
  *
  * Errors are RFC 7807 problem details; anything unexpected is a 500 with no detail of ours (it goes to
- * the log). The request log names the method, path (never the query: the hosted page's carries a
- * session key), status and time: no headers, no bodies.
+ * the log). The request log names the method, path (token ids as `{id}`; never the query: the hosted
+ * page's carries a session key), status and time: no headers, no bodies.
  */
 import Koa, { type Context, type Next } from 'koa';
 import type { Knex } from 'knex';
@@ -71,7 +71,7 @@ function answerErrors(logger: Logger | undefined) {
       if (error instanceof VaultProblem) {
         answerProblem(ctx, error.problem);
       } else {
-        logger?.error({ err: error, path: ctx.path }, 'vault sandbox: unexpected error');
+        logger?.error({ err: error, path: withoutIds(ctx.path) }, 'vault sandbox: unexpected error');
         answerProblem(ctx, problems.unexpected().problem);
       }
     }
@@ -86,7 +86,12 @@ function requestLog(logger: Logger | undefined) {
     try {
       await next();
     } finally {
-      logger?.info({ system: 'vault_sandbox', method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 }, 'vault request');
+      logger?.info({ system: 'vault_sandbox', method: ctx.method, path: withoutIds(ctx.path), status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 }, 'vault request');
     }
   };
+}
+
+/** Token ids are vault references, kept sealed by the service: the log names the route, not the token. */
+function withoutIds(path: string): string {
+  return path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '{id}');
 }
