@@ -47,7 +47,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     // What the URL says is not shown: anyone can write a link to this page.
     if (ctx.query.error) return answerOAuthError(ctx, 400, 'sign_in_incomplete', 'The sign-in did not complete. Open the Connected apps page again to start over.');
     ctx.status = 303;
-    ctx.redirect('/account/apps');
+    ctx.redirect(returnPathOf(ctx.query.state));
   });
   router.get('/account/apps', signedIn, async (ctx) => {
     const { accountId, binding } = ctx.state.account as SessionState;
@@ -112,7 +112,7 @@ function session(deps: AccountDeps) {
       throw new UnauthenticatedError('Sign in on the Connected apps page (/account/apps) first: this API works on that session.', 'session_required');
     }
     ctx.status = 303;
-    ctx.redirect(signInUrl(deps.authUrl));
+    ctx.redirect(accountSignInUrl(deps.authUrl));
   };
 }
 
@@ -141,8 +141,9 @@ function pageCsrf(deps: AccountDeps) {
 /**
  * An authorization request of the account client. Its PKCE verifier is thrown away: the code it yields
  * is never exchanged (the sign-in itself sets the session this page needs) and cannot be by anyone.
+ * `returnPath`, a page of ours, rides in `state` and /account/signed-in goes there afterwards.
  */
-function signInUrl(authUrl: string): string {
+export function accountSignInUrl(authUrl: string, returnPath = DEFAULT_RETURN_PATH): string {
   const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
   const query = new URLSearchParams({
     response_type: 'code',
@@ -151,7 +152,20 @@ function signInUrl(authUrl: string): string {
     scope: 'openid',
     code_challenge: challenge,
     code_challenge_method: 'S256',
-    state: randomBytes(8).toString('base64url'),
+    state: `${randomBytes(8).toString('base64url')}.${returnPath}`,
   });
   return `${authUrl}/?${query}`;
+}
+
+const DEFAULT_RETURN_PATH = '/account/apps';
+/**
+ * A path of this site, and nothing else: lowercase segments, so never `//host`, `/\host`, a scheme or
+ * a query. Anyone can write a link to /account/signed-in with any state: it leads to a page of ours or
+ * to the Connected apps page, never elsewhere.
+ */
+const RETURN_PATH = /^(?:\/[a-z0-9-]+)+$/;
+
+function returnPathOf(state: unknown): string {
+  const path = typeof state === 'string' ? state.slice(state.indexOf('.') + 1) : '';
+  return state !== path && RETURN_PATH.test(path) ? path : DEFAULT_RETURN_PATH;
 }
