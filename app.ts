@@ -26,12 +26,14 @@ import type { ProviderCatalog } from './core/flights/provider-catalog.js';
 import { createLogger, type Logger } from './core/logger.js';
 import type { PartnerClients } from './core/oauth/client-rules.js';
 import { PartnerService } from './core/partners/service.js';
+import type { PaymentMethodService } from './core/payment-methods/service.js';
 import type { Mailer, SmsSender } from './core/ports.js';
 import { UserService } from './core/users/service.js';
 import { TOOL_ENDPOINT_PATH, toolEndpoint, type AgentLimits } from './mcp/endpoint.js';
 import type { Tool, ToolServices } from './mcp/tool.js';
 import { ToolServers } from './mcp/tool-server.js';
 import { accountsModule } from './modules/accounts.js';
+import { cardsModule } from './modules/cards.js';
 import type { Capability, OwnPortApp, SharedPieces } from './modules/capability.js';
 import { messagingModule } from './modules/messaging.js';
 import { offersModule } from './modules/offers.js';
@@ -75,6 +77,8 @@ export interface Service {
   providers: ProviderCatalog;
   /** Flight search through provider_d, and its results turned into offers (the agent tools use it). */
   flightSearch: FlightSearchService;
+  /** Saved payment methods (the admin command line imports legacy cards with it). */
+  paymentMethods: PaymentMethodService;
   mailer: Mailer;
   sms: SmsSender;
   /** Deletes expired authorization-server rows and sign-in codes (also run every few minutes). */
@@ -121,7 +125,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // The capabilities, in the order their routes, tools and reference sections are listed.
     const signIn = signInModule(shared, { abusePolicy: options.abusePolicy });
     const offers = await offersModule(shared);
-    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), offers];
+    const cards = cardsModule(shared);
+    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), offers, cards];
 
     const routes = capabilities.flatMap((capability) => capability.routes ?? []);
     // The authorization server and the tool endpoint are not in the route table: their documentation joins it.
@@ -183,6 +188,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       partnerClients,
       providers: offers.providers,
       flightSearch: offers.flightSearch,
+      paymentMethods: cards.paymentMethods,
       mailer: messaging.mailer,
       sms: messaging.sms,
       sweepExpired,

@@ -7,10 +7,14 @@ import { parseArgs } from 'node:util';
 import { ValidationError } from '../core/errors.js';
 import type { PartnerClients } from '../core/oauth/client-rules.js';
 import type { PartnerService } from '../core/partners/service.js';
+import { METHOD_TYPES } from '../core/payment-methods/schemas.js';
+import type { PaymentMethodService } from '../core/payment-methods/service.js';
+import { CARD_BRANDS } from '../core/ports.js';
 
 export interface AdminDeps {
   partners: PartnerService;
   clients: PartnerClients;
+  paymentMethods: Pick<PaymentMethodService, 'importLegacy'>;
 }
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -27,6 +31,12 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
       (none for --public). Confidential clients redirect to https URLs only, never localhost; a --public
       client may also use http://localhost:<port> and http://127.0.0.1:<port>. At most 10 redirect URIs of
       2,000 characters; the name is plain text of at most 100 characters.
+  payment-method import-legacy --user USER_ID_OR_EMAIL --brand BRAND --last4 NNNN --exp-month M --exp-year YYYY
+      [--method-type credit_card|apple_pay|google_pay|pay_later] [--default] [--legacy-reference REF]
+      A card carried over from the previous processor, with no vault token: it lists, changes expiry and
+      default, and deletes like any card, but has no cardholder name or billing ZIP. BRAND: visa, mastercard,
+      amex or discover. --default makes it the traveler's default; REF (the old processor's ids) is sealed.
+      Prints {id}.
 
 Output is JSON on stdout; errors go to stderr with a non-zero exit code.`;
 
@@ -42,6 +52,14 @@ const OPTIONS = {
   'per-day': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   public: { type: 'boolean' },
+  user: { type: 'string' },
+  brand: { type: 'string' },
+  last4: { type: 'string' },
+  'exp-month': { type: 'string' },
+  'exp-year': { type: 'string' },
+  'method-type': { type: 'string' },
+  default: { type: 'boolean' },
+  'legacy-reference': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -91,6 +109,17 @@ export async function runAdminCommand(argv: string[], deps: AdminDeps): Promise<
       });
     case 'plan list':
       return partners.listPlans();
+    case 'payment-method import-legacy':
+      return deps.paymentMethods.importLegacy({
+        user: required(values.user, '--user'),
+        brand: oneOf(required(values.brand, '--brand'), CARD_BRANDS, '--brand'),
+        last4: required(values.last4, '--last4'),
+        expMonth: integer(values['exp-month'], '--exp-month'),
+        expYear: integer(values['exp-year'], '--exp-year'),
+        methodType: values['method-type'] === undefined ? undefined : oneOf(values['method-type'], METHOD_TYPES, '--method-type'),
+        isDefault: values.default ?? false,
+        legacyReference: values['legacy-reference'],
+      });
     default:
       throw usageError(command === '' || values.help ? 'Name a command.' : `Unknown command "${command}".`);
   }
@@ -105,6 +134,11 @@ function integer(value: string | undefined, flag: string): number {
   const text = required(value, flag);
   if (!/^\d+$/.test(text)) throw usageError(`${flag} must be a whole number (got "${text}").`);
   return Number(text);
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw usageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
+  return value as T;
 }
 
 function usageError(problem: string): ValidationError {

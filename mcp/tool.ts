@@ -10,6 +10,7 @@ import type { FlightSearchService } from '../core/flights/flight-search.js';
 import type { OfferService } from '../core/flights/offers.js';
 import type { Owner } from '../core/flights/owner.js';
 import type { ProviderCatalog } from '../core/flights/provider-catalog.js';
+import type { PaymentMethodService } from '../core/payment-methods/service.js';
 import type { Scope } from '../core/scopes.js';
 
 /** The core services tools call, handed in by the composition root. */
@@ -17,6 +18,7 @@ export interface ToolServices {
   offers: OfferService;
   flightSearch: FlightSearchService;
   providers: ProviderCatalog;
+  paymentMethods: PaymentMethodService;
 }
 
 export interface ToolContext {

@@ -13,6 +13,8 @@ import { DataDirectoryLockedError } from '../core/db/lock.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 import { createLogger } from '../core/logger.js';
 import { PartnerService } from '../core/partners/service.js';
+import { PaymentMethodService } from '../core/payment-methods/service.js';
+import { cardVaultOf } from '../modules/cards.js';
 import { loadSigningKeys } from '../authz/keys.js';
 import { PartnerClientRegistry } from '../authz/partner-clients.js';
 import { systemClock } from '../core/clock.js';
@@ -42,8 +44,10 @@ async function main(argv: string[]): Promise<AdminReply> {
     await seedReferenceData(db.knex);
     const partners = new PartnerService(db.knex);
     const keys = await loadSigningKeys({ ...config, production: config.env === 'production' });
-    const clients = new PartnerClientRegistry({ db: db.knex, clock: systemClock, secrets: new SecretBox(keys.dataEncryptionKeys), partners });
-    return { ok: true, result: await runAdminCommand(argv, { partners, clients }) };
+    const secrets = new SecretBox(keys.dataEncryptionKeys);
+    const clients = new PartnerClientRegistry({ db: db.knex, clock: systemClock, secrets, partners });
+    const paymentMethods = new PaymentMethodService({ db: db.knex, clock: systemClock, secrets, vault: cardVaultOf(config, logger), logger, hashKeys: keys.cookieKeys });
+    return { ok: true, result: await runAdminCommand(argv, { partners, clients, paymentMethods }) };
   } catch (error) {
     return { ok: false, error: describeAdminError(error, logger, 'the log line above has the details') };
   } finally {

@@ -24,6 +24,9 @@ import * as contactChanges from './20261122000017-contact-changes.js';
 import * as contactChangeRefusals from './20261122000018-contact-change-refusals.js';
 import * as offerClaims from './20261123000019-offer-claims.js';
 import * as signInNetworks from './20261123000020-sign-in-networks.js';
+import * as cardVaultSandbox from './20261123000021-card-vault-sandbox.js';
+import * as paymentProcessorSandbox from './20261123000022-payment-processor-sandbox.js';
+import * as paymentMethods from './20261123000023-payment-methods.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,4 +54,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122000018-contact-change-refusals', contactChangeRefusals],
   ['20261123000019-offer-claims', offerClaims],
   ['20261123000020-sign-in-networks', signInNetworks],
+  ['20261123000021-card-vault-sandbox', cardVaultSandbox],
+  ['20261123000022-payment-processor-sandbox', paymentProcessorSandbox],
+  ['20261123000023-payment-methods', paymentMethods],
 ];
