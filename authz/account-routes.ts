@@ -7,7 +7,6 @@
  * CSRF: the page's forms carry a token bound to the session; the JSON API takes only JSON bodies and
  * DELETE, which no other site can send here without a CORS preflight that this service never grants.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
@@ -15,7 +14,7 @@ import { z } from 'zod';
 import { UnauthenticatedError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { UserService } from '../core/users/service.js';
-import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
+import { accountSignInUrl, returnPathOf, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { signedInBrowser } from './browser-sessions.js';
 import type { ConnectedApps } from './connected-apps.js';
 import type { CsrfTokens } from './pages/csrf.js';
@@ -136,36 +135,4 @@ function pageCsrf(deps: AccountDeps) {
     }
     return next();
   };
-}
-
-/**
- * An authorization request of the account client. Its PKCE verifier is thrown away: the code it yields
- * is never exchanged (the sign-in itself sets the session this page needs) and cannot be by anyone.
- * `returnPath`, a page of ours, rides in `state` and /account/signed-in goes there afterwards.
- */
-export function accountSignInUrl(authUrl: string, returnPath = DEFAULT_RETURN_PATH): string {
-  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: ACCOUNT_CLIENT_ID,
-    redirect_uri: `${authUrl}/account/signed-in`,
-    scope: 'openid',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: `${randomBytes(8).toString('base64url')}.${returnPath}`,
-  });
-  return `${authUrl}/?${query}`;
-}
-
-const DEFAULT_RETURN_PATH = '/account/apps';
-/**
- * A path of this site, and nothing else: lowercase segments, so never `//host`, `/\host`, a scheme or
- * a query. Anyone can write a link to /account/signed-in with any state: it leads to a page of ours or
- * to the Connected apps page, never elsewhere.
- */
-const RETURN_PATH = /^(?:\/[a-z0-9-]+)+$/;
-
-function returnPathOf(state: unknown): string {
-  const path = typeof state === 'string' ? state.slice(state.indexOf('.') + 1) : '';
-  return state !== path && RETURN_PATH.test(path) ? path : DEFAULT_RETURN_PATH;
 }

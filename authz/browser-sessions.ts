@@ -6,7 +6,7 @@
  */
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
-import { accountSignInUrl } from './account-routes.js';
+import { accountSignInUrl } from './account-client.js';
 import type { CsrfTokens } from './pages/csrf.js';
 
 export interface SignedInBrowser {

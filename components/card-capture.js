@@ -342,7 +342,9 @@ export class CardCapture extends HTMLElement {
   /** What the traveler reads when `doing` failed: what went wrong and what to do about it. */
   #explain(error, doing) {
     if (!(error instanceof ApiError)) return `We couldn't ${doing} because of an error in this page. Reload the page and try again.`;
-    if (error.status === 0) return `We couldn't ${doing}: the card service didn't answer. Check your internet connection, then try again.`;
+    if (error.status === 0) {
+      return `We couldn't ${doing}: the card service didn't answer, or it does not accept this page. Check your internet connection, then try again; if it keeps failing, tell the site's support.`;
+    }
     if (error.status === 401) return `We couldn't ${doing} because you're not signed in, or your sign-in has expired. Sign in again, then reload this page.`;
     if (error.code === 'csrf_token_invalid') return `We couldn't ${doing} because your sign-in changed in another tab. Reload this page and try again.`;
     if (error.status === 403) return `We couldn't ${doing}: these cards belong to another account. Sign in with your own account and try again.`;
