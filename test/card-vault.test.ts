@@ -1,13 +1,20 @@
 /**
  * The card vault sandbox over real HTTP: its keys and what each may do, the card checks, sessions and
  * their expiry, tokens (masked, merge-patched, deleted), detokenization for the processor, what is kept
- * in the database (never a card in clear), and the hosted card fields page's headers.
+ * in the database (never a card in clear), its request log and its answer to the unexpected. The hosted
+ * card fields page is card-vault-hosted-fields.test.ts.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { SANDBOX_VAULT_KEY } from '../config.js';
+import { SecretBox } from '../core/crypto/secret-box.js';
+import { openDatabase } from '../core/db/database.js';
+import { createLogger } from '../core/logger.js';
 import { passesLuhn } from '../providers/vault/card-numbers.js';
-import { SANDBOX_PROCESSOR_VAULT_KEY, sweepExpiredVaultSessions } from '../providers/vault/sandbox.js';
+import { SANDBOX_PROCESSOR_VAULT_KEY, sweepExpiredVaultSessions, vaultSandbox } from '../providers/vault/sandbox.js';
+import { createTestDatabase } from './helpers/database.js';
 import type { Json } from './helpers/http.js';
 import { startVaultSandbox, type RunningVault } from './helpers/vault-sandbox.js';
 
@@ -16,10 +23,13 @@ const PROCESSOR = SANDBOX_PROCESSOR_VAULT_KEY;
 const ORIGIN = 'http://localhost:8080';
 
 let vault: RunningVault;
+/** What the vault's request log wrote, for every test of this file. */
+const logLines: string[] = [];
+const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });
 
 // Tests that move the clock run serially, before the others (ava runs serial tests first).
 test.before(async () => {
-  vault = await startVaultSandbox();
+  vault = await startVaultSandbox({ logger });
 });
 test.after.always(async () => {
   await vault?.close();
@@ -331,66 +341,6 @@ test('a dump of every table holds neither the card number nor the security code'
   t.true(String(row.sealed_number).startsWith('v1.'));
 });
 
-test('the hosted card fields page: framed by the session origin only, our script and styles only, no referrer', async (t) => {
-  const session = await openSession('traveler-7', 'https://www.example-airline.com');
-  const response = await fetch(`${vault.url}/elements/card?session_key=${encodeURIComponent(session)}`);
-  t.is(response.status, 200);
-  t.regex(response.headers.get('content-type') ?? '', /^text\/html/);
-  const csp = response.headers.get('content-security-policy') ?? '';
-  const directives = Object.fromEntries(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
-  t.is(directives['default-src'], "'none'");
-  t.is(directives['script-src'], "'self'");
-  t.is(directives['style-src'], "'self'");
-  t.is(directives['connect-src'], "'self'");
-  t.is(directives['frame-ancestors'], 'https://www.example-airline.com');
-  t.is(response.headers.get('referrer-policy'), 'no-referrer');
-  t.is(response.headers.get('cache-control'), 'no-store');
-  t.is(response.headers.get('x-frame-options'), null, 'frame-ancestors decides (X-Frame-Options cannot name an origin)');
-  const page = await response.text();
-  for (const [id, autocomplete] of [['number', 'cc-number'], ['expiry', 'cc-exp'], ['cvc', 'cc-csc']]) {
-    t.regex(page, new RegExp(`<label for="${id}">`));
-    t.regex(page, new RegExp(`<input id="${id}" name="${id}"[^>]* autocomplete="${autocomplete}"`));
-  }
-  const scripts = [...page.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-  t.is(scripts.length, 1);
-  t.regex(scripts[0]?.[1] ?? '', /src="\/elements\/card\.js"/);
-  t.is(scripts[0]?.[2], '', 'no inline script');
-  t.false(/ on[a-z]+=/.test(page), 'no inline event handlers');
-  t.false(/style=/.test(page), 'no inline styles');
-  t.regex(page, /data-parent-origin="https:\/\/www\.example-airline\.com"/);
-
-  const script = await fetch(`${vault.url}/elements/card.js`);
-  t.is(script.status, 200);
-  t.regex(script.headers.get('content-type') ?? '', /^text\/javascript/);
-  t.is(script.headers.get('x-content-type-options'), 'nosniff');
-  const source = await script.text();
-  t.false(/postMessage\([^)]*'\*'/.test(source), 'messages go to the session origin only');
-  t.regex(source, /event\.origin !== parentOrigin/);
-  const stylesheet = await fetch(`${vault.url}/elements/card.css`);
-  t.regex(stylesheet.headers.get('content-type') ?? '', /^text\/css/);
-});
-
-test.serial('the hosted fields with a bad or expired session key answer a short error page no one else may frame', async (t) => {
-  for (const query of ['?session_key=key_test_session_nope', '?session_key=key_test_sandbox_service', '']) {
-    const response = await fetch(`${vault.url}/elements/card${query}`);
-    t.is(response.status, 404, query);
-    t.regex(response.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
-    const page = await response.text();
-    t.regex(page, /expired or is not valid/);
-    t.false(page.includes('<input'));
-  }
-  const session = await openSession('traveler-8', 'https://www.example-airline.com');
-  vault.clock.advance(11 * 60_000);
-  try {
-    const expired = await fetch(`${vault.url}/elements/card?session_key=${encodeURIComponent(session)}`);
-    t.is(expired.status, 410);
-    t.regex(expired.headers.get('content-security-policy') ?? '', /frame-ancestors https:\/\/www\.example-airline\.com(;|$)/);
-    t.false((await expired.text()).includes('<input'));
-  } finally {
-    vault.clock.advance(-11 * 60_000);
-  }
-});
-
 test('request bodies: not JSON is 415, unreadable is 400, unknown routes 404 and wrong methods 405, as problems', async (t) => {
   const notJson = await fetch(`${vault.url}/tokens`, { method: 'POST', headers: { 'bt-api-key': SERVICE, 'content-type': 'text/plain' }, body: 'number=4242' });
   t.is(notJson.status, 415);
@@ -401,4 +351,50 @@ test('request bodies: not JSON is 415, unreadable is 400, unknown routes 404 and
   const wrongMethod = await call('PUT', '/tokens/00000000-0000-4000-8000-000000000000', SERVICE, {});
   t.is(wrongMethod.status, 405);
   t.like(wrongMethod.body, { title: 'Method Not Allowed', status: 405 });
+});
+
+test('the request log names method, path and status: never a key, a body or the query', async (t) => {
+  const session = await openSession('traveler-log', ORIGIN);
+  const token = await createToken('5555555555554444', '909', session, { cardholder_name: 'Log Lovelace' });
+  await call('POST', '/detokenize', PROCESSOR, { token_id: token.id });
+  await fetch(`${vault.url}/elements/card?session_key=${encodeURIComponent(session)}`);
+  const lines = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  t.true(lines.some((line) => line.msg === 'vault request' && line.path === '/detokenize' && line.method === 'POST' && line.status === 200));
+  t.true(lines.some((line) => line.path === '/elements/card' && line.status === 200));
+  const written = logLines.join('\n');
+  for (const secret of ['5555555555554444', '4242424242424242', '"909"', 'Log Lovelace', session, SERVICE, PROCESSOR, 'session_key=']) {
+    t.false(written.includes(secret), secret);
+  }
+});
+
+test('an unexpected failure (a database without the vault tables) is a 500 problem with no detail of ours', async (t) => {
+  const lines: string[] = [];
+  const unmigrated = await createTestDatabase();
+  const broken = await openDatabase({ databaseUrl: unmigrated.url, dataDir: '.', poolMax: 1 });
+  const app = vaultSandbox({
+    db: broken.knex,
+    clock: { now: () => new Date() },
+    secrets: new SecretBox([randomBytes(32).toString('base64')]),
+    serviceKeys: [SERVICE],
+    logger: createLogger('info', { write: (line: string) => void lines.push(line) }),
+  });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const response = await fetch(`${url}/tokens`, {
+      method: 'POST',
+      headers: { 'bt-api-key': SERVICE, 'content-type': 'application/json' },
+      body: JSON.stringify(card('4242424242424242')),
+    });
+    t.is(response.status, 500);
+    t.deepEqual(await response.json(), { title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred.' });
+    t.true(lines.some((line) => line.includes('vault sandbox: unexpected error')));
+    t.false(lines.join('\n').includes('4242424242424242'));
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await broken.close();
+    await unmigrated.drop();
+  }
 });
