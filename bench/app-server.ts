@@ -76,9 +76,12 @@ async function signInThroughTheHostedPages() {
   const configuration = await clientFor(running, client.client_id, oauth.ClientSecretBasic(secret));
   const { tokens } = await authorize(running, configuration, {
     redirectUri: PARTNER_REDIRECT,
-    scope: 'profile.read',
+    scope: 'profile.read payments.read',
     traveler: { email: 'bench@example.com' },
   });
+  // Two saved cards to list (legacy imports: the bench serves no vault).
+  await service.paymentMethods.importLegacy({ user: 'bench@example.com', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030, isDefault: true });
+  await service.paymentMethods.importLegacy({ user: 'bench@example.com', brand: 'mastercard', last4: '4444', expMonth: 6, expYear: 2029 });
   // The same traveler authorizes the partner's agent: a token for the tool endpoint (its own audience).
   const tool = await authorize(running, configuration, {
     redirectUri: PARTNER_REDIRECT,

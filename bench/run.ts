@@ -4,6 +4,8 @@
  * - the capabilities route: API key check, usage limiter, request log (issue 2's goal: ≥ 0.6 of bare);
  * - `GET /v1/users/me`: the same plus a bearer JWT verified locally and one PostgreSQL read (issue 3's
  *   goal: ≥ 0.25 of bare);
+ * - `GET /v1/users/me/payment-methods`: the same path, listing the traveler's two saved cards (no goal;
+ *   shown beside users/me);
  * - createProviderOffer with a provider_b offer: key check, native schema, normalization, one insert;
  * - getProviderOffer (key, one read) beside the get_offer_details tool call reading the same offer
  *   through /v1/mcp (bearer JWT, JSON-RPC, the SDK's transport; issue 5's goal: ≥ 0.8 of the REST GET);
@@ -156,6 +158,12 @@ const targets: Target[] = [
     url: `${appBase}/v1/users/me`,
     headers: { 'x-api-key': appServer.ready.apiKey as string, authorization: `Bearer ${appServer.ready.token}` },
     goal: 0.25,
+  },
+  {
+    name: 'users/me/payment-methods (key + JWT + DB read of two cards)',
+    child: appServer.child,
+    url: `${appBase}/v1/users/me/payment-methods`,
+    headers: { 'x-api-key': appServer.ready.apiKey as string, authorization: `Bearer ${appServer.ready.token}` },
   },
   {
     name: 'createProviderOffer (key + normalize + insert)',

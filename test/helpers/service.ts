@@ -17,6 +17,8 @@ export interface RunningService {
   url: string;
   config: Config;
   service: Service;
+  /** Stops the own-port servers (the card vault sandbox), as an outside system going down would. */
+  closeOwnPortServers(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,15 +64,20 @@ export async function startService(
     ...service.ownPortApps.map((own) => ({ server: http.createServer(own.app.callback()), port: own.port })),
   ];
   for (const each of servers) await new Promise<void>((resolve) => each.server.listen(each.port, '127.0.0.1', resolve));
+  const stop = async (server: http.Server) => {
+    if (!server.listening) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     config,
     service,
+    async closeOwnPortServers() {
+      for (const { server } of servers.slice(1)) await stop(server);
+    },
     async close() {
-      for (const { server } of servers) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      for (const { server } of servers) await stop(server);
       await service.close();
       if (database && !options.database) await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
