@@ -1,7 +1,8 @@
 /**
  * The card-capture component in a real browser (headless Chromium): a traveler signs in through the
  * hosted pages on the way to the demo page, types test cards into the vault's frame and saves them, edits
- * an expiry (saved once, after the debounce), sets another card as default and deletes one. Card numbers
+ * an expiry (saved once, after the debounce), sets another card as default and deletes one, and hears in
+ * words why a legacy card keeps no name. Card numbers
  * and security codes never reach the service: not in any request to its origin, not in its log, not in
  * its database. The page hears of each action without card data. A partner page on another port, listed
  * in COMPONENT_ORIGINS, embeds the component with the traveler's cookie; a page not listed is refused.
@@ -43,6 +44,7 @@ const pageErrors: string[] = [];
 const partnerPort = await freePort();
 const strangerPort = await freePort();
 const partnerServers: http.Server[] = [];
+let travelerEmail = '';
 
 test.before(async () => {
   const logger = createLogger(
@@ -116,6 +118,7 @@ const reported = () => page.evaluate(() => (globalThis as unknown as { cardCaptu
 test.serial('a traveler signs in on the way to the demo page and saves two cards through the vault’s frame', async (t) => {
   if (!browser) return t.fail(CHROMIUM_MISSING);
   const email = uniqueEmail('cards');
+  travelerEmail = email;
   await page.goto(`${running.url}/demo/cards`);
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -234,4 +237,24 @@ test.serial('a partner page of a listed origin lists the traveler’s cards; a p
   t.is(await stranger.locator('card-capture').getByRole('radio').count(), 0);
   await partner.close();
   await stranger.close();
+});
+
+test.serial('a name on a legacy card is refused in words, and its name and ZIP fields are then turned off', async (t) => {
+  if (!browser) return t.fail(CHROMIUM_MISSING);
+  await running.service.paymentMethods.importLegacy({ user: travelerEmail, brand: 'mastercard', last4: '4444', expMonth: 6, expYear: 2032 });
+  await page.reload();
+  await component().getByText('Mastercard ending in 4444').click();
+  await component().getByLabel('Name on card').fill('Ada Lovelace');
+  const alert = component().getByRole('alert');
+  await alert.waitFor();
+  t.regex((await alert.textContent()) ?? '', /saved before names and billing ZIP codes were kept.*add the card again/);
+  t.true(await component().getByLabel('Name on card').isDisabled());
+  t.true(await component().getByLabel('Billing ZIP code').isDisabled());
+  // The expiry of a legacy card still changes.
+  const expiry = component().getByLabel('Expiry date (MM/YY)');
+  await expiry.fill('07/32');
+  await component().getByText('Saved', { exact: true }).waitFor();
+  await component().getByText('Mastercard ending in 4444, expires 07/32').waitFor();
+  const events = await reported();
+  t.deepEqual(events.at(-1), { action: 'edited', properties: { fields: ['expMonth'] } });
 });
