@@ -1,10 +1,11 @@
 /**
  * The card-capture component in a real browser (headless Chromium): a traveler signs in through the
  * hosted pages on the way to the demo page, types test cards into the vault's frame and saves them, edits
- * an expiry (saved once, after the debounce), sets another card as default and deletes one, and hears in
+ * an expiry (saved once, after the debounce), sets another card as default, deletes one, and hears in
  * words why a legacy card keeps no name. Card numbers and security codes never reach the service: not in
- * any request to its origin, not in its log, not in its database. The page hears of each action without card data. A partner page on another port, listed
- * in COMPONENT_ORIGINS, embeds the component with the traveler's cookie; a page not listed is refused.
+ * any request to its origin, not in its log, not in its database. The page hears of each action without
+ * card data. A partner page on another port, listed in COMPONENT_ORIGINS, embeds the component with the
+ * traveler's cookie; a page not listed is refused.
  */
 import http from 'node:http';
 import { Writable } from 'node:stream';
