@@ -154,6 +154,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         // Tokens for the REST API carry the API's origin as audience (RFC 8707 resource indicator).
         bearer: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: config.authUrl, audiences: [config.baseUrl], clock }),
         sessions: signIn.sessions,
+        componentOrigins: config.componentOrigins,
       },
       trustProxy: config.trustProxy,
       sandboxes: capabilities.flatMap((capability) => capability.sandboxes ?? []).map((sandbox) => sandbox.routes() as Middleware),

@@ -13,6 +13,16 @@ export default tseslint.config(
     },
   },
   {
+    // The browser components: plain modules that run in a browser, not in node.
+    files: ['components/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'console', 'fetch', 'URL', 'HTMLElement', 'customElements', 'CustomEvent', 'Event', 'CSSStyleSheet', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // Command lines and benchmarks talk to a person on stdout.
     files: ['scripts/**', 'bench/**', 'main.ts'],
     rules: { 'no-console': 'off' },

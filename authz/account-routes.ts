@@ -7,7 +7,6 @@
  * CSRF: the page's forms carry a token bound to the session; the JSON API takes only JSON bodies and
  * DELETE, which no other site can send here without a CORS preflight that this service never grants.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
@@ -15,7 +14,7 @@ import { z } from 'zod';
 import { UnauthenticatedError } from '../core/errors.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { UserService } from '../core/users/service.js';
-import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
+import { accountSignInUrl, returnPathOf, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { signedInBrowser } from './browser-sessions.js';
 import type { ConnectedApps } from './connected-apps.js';
 import type { CsrfTokens } from './pages/csrf.js';
@@ -47,7 +46,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     // What the URL says is not shown: anyone can write a link to this page.
     if (ctx.query.error) return answerOAuthError(ctx, 400, 'sign_in_incomplete', 'The sign-in did not complete. Open the Connected apps page again to start over.');
     ctx.status = 303;
-    ctx.redirect('/account/apps');
+    ctx.redirect(returnPathOf(ctx.query.state));
   });
   router.get('/account/apps', signedIn, async (ctx) => {
     const { accountId, binding } = ctx.state.account as SessionState;
@@ -112,7 +111,7 @@ function session(deps: AccountDeps) {
       throw new UnauthenticatedError('Sign in on the Connected apps page (/account/apps) first: this API works on that session.', 'session_required');
     }
     ctx.status = 303;
-    ctx.redirect(signInUrl(deps.authUrl));
+    ctx.redirect(accountSignInUrl(deps.authUrl));
   };
 }
 
@@ -136,22 +135,4 @@ function pageCsrf(deps: AccountDeps) {
     }
     return next();
   };
-}
-
-/**
- * An authorization request of the account client. Its PKCE verifier is thrown away: the code it yields
- * is never exchanged (the sign-in itself sets the session this page needs) and cannot be by anyone.
- */
-function signInUrl(authUrl: string): string {
-  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: ACCOUNT_CLIENT_ID,
-    redirect_uri: `${authUrl}/account/signed-in`,
-    scope: 'openid',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: randomBytes(8).toString('base64url'),
-  });
-  return `${authUrl}/?${query}`;
 }

@@ -6,6 +6,7 @@
  */
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
+import { accountSignInUrl } from './account-client.js';
 import type { CsrfTokens } from './pages/csrf.js';
 
 export interface SignedInBrowser {
@@ -25,8 +26,9 @@ export async function signedInBrowser(provider: Provider, ctx: Context): Promise
 }
 
 /** The check the REST door's session routes use (rest/session-auth.ts). */
-export function browserSessions(provider: Provider, csrf: CsrfTokens) {
+export function browserSessions(provider: Provider, csrf: CsrfTokens, authUrl: string) {
   return {
+    signInUrl: (returnPath: string) => accountSignInUrl(authUrl, returnPath),
     current: (ctx: Context) => signedInBrowser(provider, ctx),
     csrfToken: (session: SignedInBrowser) => csrf.issue(COMPONENTS_CSRF_PURPOSE, session.binding),
     csrfValid: (session: SignedInBrowser, token: string) => csrf.verify(COMPONENTS_CSRF_PURPOSE, session.binding, token),

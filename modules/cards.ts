@@ -1,7 +1,8 @@
 /**
  * Saved cards: the card vault (its adapter, and in sandbox mode its sandbox on a port of its own), the
  * payment processor's adapter (bookings will charge through it) and its sandbox, the payment methods'
- * service, their REST routes and agent tools, and the sweeps of the sandboxes' expired rows.
+ * service, their REST routes and agent tools, the card-capture browser component (and its demo page in
+ * sandbox mode), and the sweeps of the sandboxes' expired rows.
  */
 import crypto from 'node:crypto';
 import type { Config } from '../config.js';
@@ -16,6 +17,8 @@ import { DEFAULT_SLOW_CARD_DELAY_MS, processorSandbox } from '../providers/payme
 import { IdempotencyKeys } from '../providers/payments/sandbox-idempotency.js';
 import { BasisTheoryVault } from '../providers/vault/adapter.js';
 import { SANDBOX_PROCESSOR_VAULT_KEY, sweepExpiredVaultSessions, vaultSandbox } from '../providers/vault/sandbox.js';
+import { STYLESHEET_PATH } from '../authz/pages/html.js';
+import { cardCaptureRoutes } from '../rest/routes/card-capture.js';
 import { paymentMethodRoutes } from '../rest/routes/payment-methods.js';
 import type { Capability, OwnPortApp, SharedPieces, Sweeper } from './capability.js';
 
@@ -50,7 +53,10 @@ export function cardsModule(shared: SharedPieces): Cards {
     paymentMethods,
     vault,
     processor,
-    routes: paymentMethodRoutes({ paymentMethods, users: shared.users, componentOrigins: componentOrigins(config) }),
+    routes: [
+      ...paymentMethodRoutes({ paymentMethods, users: shared.users, componentOrigins: componentOrigins(config) }),
+      ...cardCaptureRoutes({ vaultUrl: vault.publicUrl || config.baseUrl, sandbox: config.sandbox, stylesheetPath: STYLESHEET_PATH }),
+    ],
     tools: CARD_TOOLS,
     toolServices: { paymentMethods },
     sandboxes,

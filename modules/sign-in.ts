@@ -60,7 +60,7 @@ export function signInModule(
   });
   return {
     authorizationServer,
-    sessions: browserSessions(provider, csrf),
+    sessions: browserSessions(provider, csrf, config.authUrl),
     documented: oauthOperations(),
     sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired()],
   };

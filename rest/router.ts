@@ -10,9 +10,10 @@ import { checkInput } from '../core/input-checks.js';
 import { parseOrThrow } from '../core/validation.js';
 import { requireBearer, type BearerCheck } from './bearer-auth.js';
 import { jsonBody } from './body.js';
+import { componentCors } from './component-cors.js';
 import { imageUpload } from './upload.js';
 import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
-import { requireSession, type BrowserSession, type SessionCheck } from './session-auth.js';
+import { requirePageSession, requireSession, type BrowserSession, type SessionCheck } from './session-auth.js';
 import { HttpProblem } from './problems.js';
 import type { Route } from './route-table.js';
 import { pageSecurityHeaders } from './security-headers.js';
@@ -23,12 +24,27 @@ export interface AuthDeps extends PartnerAuthDeps {
   bearer: BearerCheck;
   /** The traveler's browser session (routes that take it); without it those routes take partners only. */
   sessions?: SessionCheck;
+  /**
+   * Origins of partner pages whose scripts may call the session routes with the traveler's cookie
+   * (credentialed CORS, component-cors.ts); none: only pages of our own origin can.
+   */
+  componentOrigins?: readonly string[];
 }
 
 export function buildRouter(routes: Route[], auth: AuthDeps): Router {
   const router = new Router();
+  const cors = componentCors(auth.componentOrigins ?? []);
+  const preflighted = new Set<string>();
   for (const route of routes) {
-    const chain: Middleware[] = [credentialsOf(route, auth)];
+    const chain: Middleware[] = [];
+    if (takesBrowserSession(route)) {
+      chain.push(cors.headers);
+      if (!preflighted.has(route.path)) {
+        preflighted.add(route.path);
+        router.register(toKoaPath(route.path), ['OPTIONS'], [cors.preflight]);
+      }
+    }
+    chain.push(credentialsOf(route, auth));
     if (route.page) chain.push(pageHeaders);
     if (route.body) chain.push(jsonBody());
     if (route.upload) chain.push(imageUpload(route.upload));
@@ -38,11 +54,17 @@ export function buildRouter(routes: Route[], auth: AuthDeps): Router {
   return router;
 }
 
+/** A script's fetch from a browser may call it with the session cookie (pages are opened, not fetched). */
+function takesBrowserSession(route: Route): boolean {
+  return !route.page && (route.auth === 'session' || route.auth === 'api_key_and_bearer_or_session');
+}
+
 /** The last middleware: nothing served the request. */
 export function noRouteMatched(router: Router) {
   return async function answerUnmatched(ctx: Context): Promise<void> {
     const match = router.match(ctx.path, ctx.method);
-    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
+    // OPTIONS is answered for every path (the preflight of the session routes registers it on theirs).
+    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((method) => method !== 'OPTIONS');
     if (allowed.length === 0) {
       throw new HttpProblem(
         404,
@@ -77,7 +99,7 @@ function credentialsOf(route: Route, auth: AuthDeps): Middleware {
     case 'api_key_and_bearer':
       return partner;
     case 'session':
-      return browser;
+      return route.page ? compose([nameOperation(route.operationId), requirePageSession(auth.sessions ?? NO_SESSIONS, route.path)]) as Middleware : browser;
     case 'api_key_and_bearer_or_session':
       // A partner always sends its key, or at least a token: only a browser sends neither.
       return (ctx, next) => (ctx.get('x-api-key') === '' && ctx.get('authorization') === '' ? browser(ctx, next) : partner(ctx, next));

@@ -21,6 +21,11 @@ export interface SessionCheck {
   current(ctx: Context): Promise<BrowserSession | undefined>;
   csrfToken(session: BrowserSession): string;
   csrfValid(session: BrowserSession, token: string): boolean;
+  /**
+   * Where a browser without a session is sent to sign in, to come back to `returnPath` (a path of ours)
+   * afterwards; without it, a page on the session answers 401 like the API.
+   */
+  signInUrl?(returnPath: string): string;
 }
 
 /** The client id that stands for the traveler's own browser in an Actor. */
@@ -51,4 +56,21 @@ export function requireSession(sessions: SessionCheck) {
 
 function sessionActor(session: BrowserSession): Actor {
   return { userId: session.userId, clientId: BROWSER_SESSION_CLIENT, scopes: null, isAdmin: false, partnerId: undefined, tokenId: undefined, expiresAt: Number.MAX_SAFE_INTEGER };
+}
+
+/**
+ * A page for the signed-in traveler (`page: true` on a session route): a browser without a session is
+ * sent through the hosted sign-in and back to the page's own path, the route's, never one from the request.
+ */
+export function requirePageSession(sessions: SessionCheck, returnPath: string) {
+  const signedIn = requireSession(sessions);
+  return async function checkPageSession(ctx: Context, next: Next): Promise<void> {
+    if (sessions.signInUrl && !(await sessions.current(ctx))) {
+      ctx.status = 303;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(sessions.signInUrl(returnPath));
+      return;
+    }
+    return signedIn(ctx, next);
+  };
 }
