@@ -9,7 +9,8 @@ import type { Clock } from '../../core/clock.js';
 import { apiError, invalidRequest, newId, Params, resourceMissing, type Answer } from './sandbox-dialect.js';
 import { findIntent, insertIntent, insertRefund, intentObject, refundedAmount, refundObject, updateIntent, type IntentRow } from './sandbox-store.js';
 import { UnknownToken, VaultUnavailable, type VaultedCard } from './sandbox-vault.js';
-import { brandOf, luhnValid, testCardOf, UNKNOWN_CARD_OUTCOME, type TestCardOutcome } from './test-cards.js';
+import { cvcLengthOf, hasExpired, networkOf, passesLuhn } from '../vault/card-numbers.js';
+import { testCardOf, UNKNOWN_CARD_OUTCOME, type TestCardOutcome } from './test-cards.js';
 
 /** Stripe's largest amount, in minor units. */
 const MAX_AMOUNT = 99_999_999;
@@ -76,7 +77,7 @@ export function operations(deps: OperationDeps) {
       capture_method: 'manual',
       payment_method: paymentMethod,
       latest_charge: newId('ch'),
-      card_brand: brandOf(card.number) ?? null,
+      card_brand: networkOf(card.number),
       card_last4: card.number.slice(-4),
       description,
       metadata,
@@ -190,11 +191,10 @@ type Outcome = TestCardOutcome | { kind: 'declined'; code: string; declineCode?:
 
 /** What the card's issuer says: by the test card table, after the checks any card goes through. */
 function outcomeOf(card: VaultedCard, now: Date): Outcome {
-  if (!luhnValid(card.number)) return { kind: 'declined', code: 'incorrect_number', param: 'number' };
-  const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
-  if (card.expiration_year * 12 + (card.expiration_month - 1) < thisMonth) return { kind: 'declined', code: 'expired_card', param: 'exp_month' };
-  const cvcLength = brandOf(card.number) === 'amex' ? 4 : 3;
-  if (card.cvc && card.cvc.length !== cvcLength) return { kind: 'declined', code: 'incorrect_cvc', param: 'cvc' };
+  // The card rules are the networks', shared with the vault that checked the card first.
+  if (!passesLuhn(card.number)) return { kind: 'declined', code: 'incorrect_number', param: 'number' };
+  if (hasExpired(card.expiration_month, card.expiration_year, now)) return { kind: 'declined', code: 'expired_card', param: 'exp_month' };
+  if (card.cvc && card.cvc.length !== cvcLengthOf(networkOf(card.number))) return { kind: 'declined', code: 'incorrect_cvc', param: 'cvc' };
   const outcome: Outcome = testCardOf(card.number)?.outcome ?? UNKNOWN_CARD_OUTCOME;
   // The security code is checked only when the vault still has it (it erases it after the first read).
   if (outcome.kind === 'declined' && outcome.code === 'incorrect_cvc') return card.cvc ? { ...outcome, param: 'cvc' } : { kind: 'authorized' };

@@ -82,27 +82,3 @@ const BY_NUMBER = new Map<string, TestCard>(Object.values(PROCESSOR_TEST_CARDS).
 export function testCardOf(number: string): TestCard | undefined {
   return BY_NUMBER.get(number);
 }
-
-/** The network of a card number by its leading digits; undefined for one the service does not accept. */
-export function brandOf(number: string): CardBrand | undefined {
-  if (/^4/.test(number)) return 'visa';
-  if (/^(5[1-5]|2(22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720))/.test(number)) return 'mastercard';
-  if (/^3[47]/.test(number)) return 'amex';
-  if (/^(6011|65|64[4-9])/.test(number)) return 'discover';
-  return undefined;
-}
-
-/** The Luhn check digit holds: a mistyped number fails it. */
-export function luhnValid(number: string): boolean {
-  if (!/^\d{12,19}$/.test(number)) return false;
-  let sum = 0;
-  for (let index = 0; index < number.length; index++) {
-    let digit = Number(number[number.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
