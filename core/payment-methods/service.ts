@@ -114,17 +114,28 @@ export class PaymentMethodService {
 
   async edit(userId: string, id: string, input: unknown): Promise<PaymentMethod> {
     const edit = parseOrThrow(PaymentMethodEdit, input);
-    await this.deps.db.transaction(async (trx) => {
-      // Every change of a traveler's cards takes the traveler's row first: two edits making defaults take turns.
-      await this.#lockTraveler(trx, userId);
-      const row = await this.#row(trx, userId, id, { forUpdate: true });
-      const vaultDetails = 'cardholderName' in edit || 'zip' in edit;
-      if (vaultDetails && row.vault_token === null) {
+    const vaultDetails = 'cardholderName' in edit || 'zip' in edit;
+    if (vaultDetails) {
+      // The vault first, outside the transaction: a slow vault must not hold the traveler's lock (nor the
+      // embedded database's one connection). If it refuses, nothing has changed; if the row's change then
+      // fails, the vault holds details the traveler asked for, and a retry writes them again.
+      const row = await this.#row(this.deps.db, userId, id);
+      if (row.vault_token === null) {
         throw new UnprocessableError(
           'This card was carried over from our previous payment processor and has no cardholder name or billing ZIP to change: change its expiry or default flag, or have the traveler add the card again through the hosted card fields.',
           'legacy_payment_method',
         );
       }
+      if (edit.expMonth !== undefined || edit.expYear !== undefined) this.#checkNotExpired(edit.expMonth ?? row.exp_month, edit.expYear ?? row.exp_year);
+      await this.deps.vault.updateCardDetails(this.#token(row), {
+        ...('cardholderName' in edit ? { cardholderName: edit.cardholderName ?? null } : {}),
+        ...('zip' in edit ? { billingZip: edit.zip ?? null } : {}),
+      });
+    }
+    await this.deps.db.transaction(async (trx) => {
+      // Every change of a traveler's cards takes the traveler's row first: two edits making defaults take turns.
+      await this.#lockTraveler(trx, userId);
+      const row = await this.#row(trx, userId, id, { forUpdate: true });
       const expMonth = edit.expMonth ?? row.exp_month;
       const expYear = edit.expYear ?? row.exp_year;
       if (edit.expMonth !== undefined || edit.expYear !== undefined) this.#checkNotExpired(expMonth, expYear);
@@ -135,13 +146,6 @@ export class PaymentMethodService {
         ...(edit.isDefault === undefined ? {} : { is_default: edit.isDefault }),
         updated_at: this.deps.clock.now(),
       });
-      // Last: if the vault refuses, the transaction rolls back and nothing has changed.
-      if (vaultDetails) {
-        await this.deps.vault.updateCardDetails(this.#token(row), {
-          ...('cardholderName' in edit ? { cardholderName: edit.cardholderName ?? null } : {}),
-          ...('zip' in edit ? { billingZip: edit.zip ?? null } : {}),
-        });
-      }
     });
     return this.get(userId, id);
   }
