@@ -131,6 +131,34 @@ export class ProviderRejectedError extends DomainError {
   }
 }
 
+/**
+ * The provider's total moved since the offer was priced (decisions §3: 409 `price_changed`). `orderId` is
+ * the provider's order that can now be paid at the new total (retryProviderBooking), or null where no
+ * order exists: then price the offer again and book anew.
+ */
+export class PriceChangedError extends DomainError {
+  readonly orderId: string | null;
+  /** Decimal strings in `currency`. */
+  readonly previousTotalAmount: string;
+  readonly newTotalAmount: string;
+  readonly currency: string;
+
+  constructor(input: { orderId: string | null; previousTotalAmount: string; newTotalAmount: string; currency: string; message?: string }) {
+    super(
+      'price_changed',
+      'price_changed',
+      input.message ??
+        (input.orderId
+          ? `The airline's total changed from ${input.previousTotalAmount} to ${input.newTotalAmount} ${input.currency}: show the traveler the new total, then retry with order_id ${input.orderId} (retryProviderBooking).`
+          : `The airline's total changed from ${input.previousTotalAmount} to ${input.newTotalAmount} ${input.currency}: price the offer again, show the traveler the new total, then book with a new idempotency_key.`),
+    );
+    this.orderId = input.orderId;
+    this.previousTotalAmount = input.previousTotalAmount;
+    this.newTotalAmount = input.newTotalAmount;
+    this.currency = input.currency;
+  }
+}
+
 /** The provider did not answer within the time its capabilities allow. */
 export class ProviderTimeoutError extends DomainError {
   constructor(message: string, code = 'provider_timeout') {

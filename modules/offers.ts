@@ -40,6 +40,7 @@ export async function offersModule(shared: SharedPieces): Promise<Capability & {
     adapters,
     secrets: shared.secrets,
   });
+  const sandboxDeps = { db: db.knex, clock };
   const searcher = adapters.find((adapter) => adapter instanceof ProviderDAdapter);
   const flightSearch = new FlightSearchService({ db: db.knex, clock, providers, normalizer: providerDOffers, searcher, offers });
   return {
@@ -49,7 +50,7 @@ export async function offersModule(shared: SharedPieces): Promise<Capability & {
     tools: OFFER_TOOLS,
     toolServices: { offers, flightSearch, providers },
     sandboxes: config.sandbox
-      ? [providerASandbox(), providerBSandbox(clock), providerCSandbox(clock), providerDSandbox(clock), providerESandbox(clock)]
+      ? [providerASandbox(sandboxDeps), providerBSandbox(sandboxDeps), providerCSandbox(sandboxDeps), providerDSandbox(sandboxDeps), providerESandbox(sandboxDeps)]
       : [],
     sweepers: [() => flightSearch.sweepExpired()],
   };

@@ -205,28 +205,28 @@ test('adapter: hold and pay; a repriced hold says the new total, and is paid onc
   const plain = await adapter.holdOrder(fixture(), PASSENGERS);
   t.like(plain, { total_amount: '1686.24', total_currency: 'GBP', payment_required_by: '2026-05-21T09:00:00.000Z', ticket_numbers: [] });
   t.regex(plain.booking_reference ?? '', /^[A-Z0-9]{6}$/);
-  const ticketed = await adapter.payOrder(plain.order_id, { amount: '1686.24', currency: 'GBP' });
+  const ticketed = await adapter.payHeldOrder(plain.order_id, { amount: '1686.24', currency: 'GBP' });
   t.like(ticketed, { order_id: plain.order_id, total_amount: '1686.24', price_changed: false });
   t.is(ticketed.ticket_numbers.length, 4);
-  const twice = await t.throwsAsync(adapter.payOrder(plain.order_id, { amount: '1686.24', currency: 'GBP' }), { instanceOf: ConflictError });
+  const twice = await t.throwsAsync(adapter.payHeldOrder(plain.order_id, { amount: '1686.24', currency: 'GBP' }), { instanceOf: ConflictError });
   t.is(twice?.code, 'order_already_ticketed');
 
   const repriced = await adapter.holdOrder(fixture({ flight: MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking }), PASSENGERS);
   t.is(repriced.total_amount, '1686.24');
-  const said = await t.throwsAsync(adapter.payOrder(repriced.order_id, { amount: '1686.24', currency: 'GBP' }), { instanceOf: DomainError });
+  const said = await t.throwsAsync(adapter.payHeldOrder(repriced.order_id, { amount: '1686.24', currency: 'GBP' }), { instanceOf: DomainError });
   t.like(said, { kind: 'price_changed', code: 'price_changed' });
   t.regex(said?.message ?? '', /1686\.24 GBP to 1749\.93 GBP/);
   t.notRegex(said?.message ?? '', VENDOR_WORDS);
-  const agreed = await adapter.payOrder(repriced.order_id, { amount: '1749.93', currency: 'GBP' });
+  const agreed = await adapter.payHeldOrder(repriced.order_id, { amount: '1749.93', currency: 'GBP' });
   t.like(agreed, { total_amount: '1749.93', price_changed: false });
   t.is(agreed.ticket_numbers.length, 4);
 
   const accepted = await adapter.holdOrder(fixture({ flight: MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking }), PASSENGERS);
-  const retried = await adapter.payOrder(accepted.order_id, { amount: '1686.24', currency: 'GBP' }, { acceptPriceChange: true });
+  const retried = await adapter.payHeldOrder(accepted.order_id, { amount: '1686.24', currency: 'GBP' }, { acceptPriceChange: true });
   t.like(retried, { total_amount: '1749.93', price_changed: true });
 
   const wrongAmount = await adapter.holdOrder(fixture(), PASSENGERS);
-  const mismatch = await t.throwsAsync(adapter.payOrder(wrongAmount.order_id, { amount: '1000.00', currency: 'GBP' }), { instanceOf: ProviderRejectedError });
+  const mismatch = await t.throwsAsync(adapter.payHeldOrder(wrongAmount.order_id, { amount: '1000.00', currency: 'GBP' }), { instanceOf: ProviderRejectedError });
   t.is(mismatch?.code, 'payment_amount_mismatch', 'nothing changed, so the retry with the same amount is refused too');
 });
 

@@ -6,8 +6,7 @@
  * wrong credentials become the same domain errors everywhere, never in the provider's words; seat maps
  * exist exactly where the capabilities say seats are sold.
  *
- * The order step (price change at booking, invalid passengers) is played against each sandbox in its own
- * dialect: the booking flow's adapters come with bookings, and will be held to the same outcomes.
+ * The order steps have their own contract: test/booking-contract.test.ts.
  */
 import fs from 'node:fs';
 import test from 'ava';
@@ -34,9 +33,6 @@ import { startService, uniquePrefix, type RunningService } from './helpers/servi
 
 type Native = Record<string, unknown>;
 type Path = 'normal' | 'priceChange' | 'soldOut' | 'expired' | 'slow' | 'error';
-type OrderPath = 'normal' | 'priceChangeAtBooking' | 'invalidPassenger';
-/** How an order went at the provider, read from its own answer. */
-type OrderOutcome = 'placed' | 'price_changed' | 'invalid_passenger' | `unexpected: ${string}`;
 
 interface ContractCase {
   providerId: string;
@@ -44,24 +40,8 @@ interface ContractCase {
   adapter(credentials?: string): FlightProvider;
   /** A native offer that takes `path` when priced. */
   offer(path: Path): Promise<Native>;
-  /**
-   * Orders an offer at the sandbox in the provider's own dialect (hold, reprice and pay where it has
-   * those steps), on the magic value for `path`. The booking flow's adapters come with bookings; this
-   * shows every sandbox plays the order's failure paths the same way.
-   */
-  order(path: OrderPath): Promise<OrderOutcome>;
 }
 
-/** Calls a sandbox: JSON in and out, with the provider's own credentials header. */
-async function native(providerId: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${sandbox(providerId)}/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: await jsonOf(response) };
-}
-const lastName = (path: OrderPath) => (path === 'invalidPassenger' ? 'INVALID' : 'Lovelace');
 
 let running: RunningService;
 const sandbox = (providerId: string) => `${running.config.sandboxUrl}/flights/${providerId}`;
@@ -86,15 +66,6 @@ const CASES: ContractCase[] = [
       if (flight) native.itineraries[0].segments[0].number = flight;
       return native;
     },
-    async order(path) {
-      const offer: Json = await this.offer('normal');
-      if (path === 'priceChangeAtBooking') offer.itineraries[0].segments[0].number = A_MAGIC.priceChangeAtBooking;
-      const travelers = offer.travelerPricings.map((traveler: Json) => ({ id: traveler.travelerId, name: { firstName: 'Ada', lastName: lastName(path) } }));
-      const answer = await native('provider_a', 'v1/booking/flight-orders', { authorization: 'Bearer amadeus_test_contract' }, { data: { type: 'flight-order', flightOffers: [offer], travelers } });
-      if (answer.status === 201) return 'placed';
-      const code = answer.body.errors?.[0]?.code;
-      return code === 37200 ? 'price_changed' : code === 477 ? 'invalid_passenger' : `unexpected: ${answer.status} ${code}`;
-    },
   },
   {
     providerId: 'provider_b',
@@ -103,21 +74,6 @@ const CASES: ContractCase[] = [
       const id = { normal: 'off_0000AuPyAJY1KPrmYbBxIm', priceChange: B_MAGIC.priceChange, soldOut: B_MAGIC.soldOut, expired: B_MAGIC.expired, slow: B_MAGIC.slow, error: B_MAGIC.error }[path];
       const response = await fetch(`${sandbox('provider_b')}/air/offers/${id}`, { headers: { authorization: 'Bearer duffel_test_partner', 'duffel-version': 'v2' } });
       return (await jsonOf(response)).data;
-    },
-    async order(path) {
-      const offer: Json = await this.offer('normal');
-      const id = path === 'priceChangeAtBooking' ? B_MAGIC.priceChangeAtBooking : offer.id;
-      const answer = await native('provider_b', 'air/orders', { authorization: 'Bearer duffel_test_contract', 'duffel-version': 'v2' }, {
-        data: {
-          type: 'instant',
-          selected_offers: [id],
-          passengers: offer.passengers.map((passenger: Json) => ({ id: passenger.id, given_name: 'Ada', family_name: path === 'invalidPassenger' ? 'R2D2' : 'Lovelace' })),
-          payments: [{ type: 'balance', currency: offer.total_currency, amount: offer.total_amount }],
-        },
-      });
-      if (answer.status === 201) return 'placed';
-      const code = answer.body.errors?.[0]?.code;
-      return code === 'price_changed' ? 'price_changed' : code === 'invalid_passenger_name' ? 'invalid_passenger' : `unexpected: ${answer.status} ${code}`;
     },
   },
   {
@@ -129,25 +85,6 @@ const CASES: ContractCase[] = [
       const flight = { normal: undefined, priceChange: C_MAGIC.priceChange, soldOut: C_MAGIC.soldOut, expired: C_MAGIC.expired, slow: C_MAGIC.slow, error: C_MAGIC.systemError }[path];
       if (flight) native.DataLists.DatedMarketingSegmentList[0].MarketingCarrierFlightNumberText = flight;
       return native;
-    },
-    async order(path) {
-      const offer: Json = await this.offer('normal');
-      if (path === 'priceChangeAtBooking') offer.DataLists.DatedMarketingSegmentList[0].MarketingCarrierFlightNumberText = C_MAGIC.priceChangeAtBooking;
-      const births: Record<string, string> = { ADT: '1985-04-12', CHD: '2018-01-01', INF: '2025-09-01' };
-      const PaxList = offer.DataLists.PaxList.map((pax: Json) => ({ PaxID: pax.PaxID, Individual: { GivenName: 'Ada', Surname: lastName(path), Birthdate: births[pax.PTC] } }));
-      const auth = { authorization: 'Bearer ndc_test_contract' };
-      // NDC: a hold first, then the payment of its total.
-      const held = await native('provider_c', 'OrderCreate', auth, { PricedOffer: offer, DataLists: { PaxList } });
-      const holdCode = held.body.Errors?.[0]?.Code;
-      if (holdCode) return ['73', '151', '152'].includes(holdCode) ? 'invalid_passenger' : `unexpected: ${holdCode}`;
-      const order = held.body.Order;
-      const paid = await native('provider_c', 'OrderChange', auth, {
-        Order: { OrderID: order.OrderID },
-        PaymentFunctions: { PaymentProcessingDetails: { Amount: order.TotalPrice.TotalAmount } },
-      });
-      if (paid.body.TicketDocInfo) return 'placed';
-      // The order id comes back with the refusal, so that the order can be repriced and paid.
-      return paid.body.Errors?.[0]?.Code === '727' && paid.body.Order?.OrderID === order.OrderID ? 'price_changed' : `unexpected: ${paid.body.Errors?.[0]?.Code}`;
     },
   },
   {
@@ -168,23 +105,6 @@ const CASES: ContractCase[] = [
       });
       return hit?.native as Native;
     },
-    async order(path) {
-      const auth = { apikey: 'kiwi_test_contract' };
-      const destination = path === 'priceChangeAtBooking' ? D_MAGIC.priceChangeAtBooking : 'CDG';
-      const searched = await native('provider_d', `v2/search?fly_from=LHR&fly_to=${destination}&date_from=${inDays(21).split('-').reverse().join('/')}`, auth);
-      const bookingToken = searched.body.data[0].booking_token;
-      // check_flights opens a session; the hold (save_booking) names it.
-      const check = await native('provider_d', `v2/booking/check_flights?booking_token=${bookingToken}&bnum=0&adults=1&children=0&infants=0&currency=EUR`, auth);
-      const held = await native('provider_d', 'v2/booking/save_booking', auth, {
-        booking_token: bookingToken,
-        session_id: check.body.session_id,
-        passengers: [{ name: 'Ada', surname: lastName(path), title: 'Ms', birthday: '1985-04-12', category: 'adult', email: 'ada@example.com', nationality: 'GB' }],
-        baggage: [],
-      });
-      if (held.status === 422 && /surname/.test(held.body.error)) return 'invalid_passenger';
-      if (held.status !== 200) return `unexpected: ${held.status}`;
-      return held.body.price_change ? 'price_changed' : 'placed';
-    },
   },
   {
     providerId: 'provider_e',
@@ -194,30 +114,6 @@ const CASES: ContractCase[] = [
       const id = { normal, priceChange: E_MAGIC.priceChangeAtVerify, soldOut: E_MAGIC.soldOut, expired: E_MAGIC.expired, slow: E_MAGIC.slow, error: E_MAGIC.error }[path];
       const response = await fetch(`${sandbox('provider_e')}/v3.0/flights/offers/${encodeURIComponent(id)}`, { headers: { 'x-api-key': 'liteapi_test_partner' } });
       return (await jsonOf(response)).data.offer;
-    },
-    async order(path) {
-      const auth = { 'x-api-key': 'liteapi_test_contract' };
-      const offer: Json = await this.offer('normal');
-      const offerId = path === 'priceChangeAtBooking' ? E_MAGIC.priceChangeAtBooking : offer.offerId;
-      const passengers = offer.passengers.map((passenger: Json) => ({
-        passengerRef: passenger.passengerRef,
-        type: passenger.type,
-        firstName: 'Ada',
-        lastName: lastName(path),
-        birthday: '1985-12-10',
-        gender: 'F',
-        document: { type: 'PASSPORT', number: '533401234', expiryDate: '2031-04-30', issuingCountry: 'GB' },
-      }));
-      const contact = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+447700900123' };
-      const prebook = await native('provider_e', 'v3.0/flights/prebooks', auth, { offerId, contact, passengers });
-      if (prebook.status === 400 && prebook.body.error?.details?.some((detail: Json) => /lastName/.test(detail.field))) return 'invalid_passenger';
-      if (prebook.status !== 200) return `unexpected: ${prebook.status}`;
-      if (prebook.body.data.changes?.pricing) return 'price_changed';
-      const booked = await native('provider_e', 'v3.0/flights/bookings', auth, {
-        prebookId: prebook.body.data.prebookId,
-        payment: { method: 'TRANSACTION_ID', transactionId: prebook.body.data.transactionId },
-      });
-      return booked.status === 200 ? 'placed' : `unexpected: ${booked.status}`;
     },
   },
 ];
@@ -308,9 +204,4 @@ for (const contract of CASES) {
     await t.throwsAsync((adapter.seatMaps as NonNullable<FlightProvider['seatMaps']>)(await contract.offer('error'), 'x'), { instanceOf: ProviderUnavailableError });
   });
 
-  test(`${id}: the order: placed; a price changed since pricing is said; an invalid passenger is refused`, async (t) => {
-    t.is(await contract.order('normal'), 'placed');
-    t.is(await contract.order('priceChangeAtBooking'), 'price_changed');
-    t.is(await contract.order('invalidPassenger'), 'invalid_passenger');
-  });
 }

@@ -18,6 +18,7 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
 import { cabinsOf, seatState, type CabinLayout } from '../sandbox-cabins.js';
+import type { FlightSandboxDeps } from '../sandbox-orders.js';
 
 export const MAGIC_FLIGHT_NUMBERS = {
   priceChange: '9901',
@@ -42,7 +43,7 @@ interface Offer {
   travelerPricings: { travelerId: string; travelerType: string; price: { total: string }; fareDetailsBySegment: { segmentId: string; fareBasis?: string; brandedFare?: string }[] }[];
 }
 
-export function providerASandbox(): Router {
+export function providerASandbox(_deps: FlightSandboxDeps): Router {
   const router = new Router({ prefix: '/sandbox/flights/provider_a' });
   const body = koaBody({ json: true, jsonLimit: '1mb', urlencoded: false, text: false, multipart: false });
 

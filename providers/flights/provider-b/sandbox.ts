@@ -19,6 +19,7 @@ import { koaBody } from 'koa-body';
 import type { Context, Next } from 'koa';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
 import { cabinsOf, seatState, type CabinLayout } from '../sandbox-cabins.js';
+import type { FlightSandboxDeps } from '../sandbox-orders.js';
 
 export const MAGIC_OFFERS = {
   /** Pricing answers a higher total. */
@@ -56,7 +57,7 @@ function loadCatalogue(): Map<string, NativeOffer> {
   return catalogue;
 }
 
-export function providerBSandbox(clock: { now(): Date } = { now: () => new Date() }): Router {
+export function providerBSandbox({ clock }: FlightSandboxDeps): Router {
   const catalogue = loadCatalogue();
   const router = new Router({ prefix: '/sandbox/flights/provider_b' });
 

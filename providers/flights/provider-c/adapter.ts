@@ -84,7 +84,7 @@ export class ProviderCAdapter implements FlightProvider {
    * with the new total only if `acceptPriceChange`; otherwise the new total is said (price_changed) and
    * nothing is paid, so that the traveler can agree to it first.
    */
-  async payOrder(orderId: string, amount: Payment, options: { acceptPriceChange?: boolean } = {}): Promise<ProviderCOrder & { price_changed: boolean }> {
+  async payHeldOrder(orderId: string, amount: Payment, options: { acceptPriceChange?: boolean } = {}): Promise<ProviderCOrder & { price_changed: boolean }> {
     const first = await this.#pay(orderId, amount);
     if (first) return { ...first, price_changed: false };
     const reshop = await this.#call('OrderReshop', { Order: { OrderID: orderId } }, WireOrderReshop, 'booking');

@@ -29,6 +29,7 @@ import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/mon
 import { cabinsOf, seatState, type CabinLayout } from '../sandbox-cabins.js';
 import { answerSlowly } from '../sandbox-timing.js';
 import { WireOffer } from './wire.js';
+import type { FlightSandboxDeps } from '../sandbox-orders.js';
 
 export const MAGIC_FLIGHT_NUMBERS = {
   /** OfferPrice answers 7.5% more on every base fare (taxes unchanged) and warns 711; each pricing again adds as much. */
@@ -87,7 +88,7 @@ interface HeldOrder {
   tickets?: Ticket[];
 }
 
-export function providerCSandbox(clock: { now(): Date } = { now: () => new Date() }): Router {
+export function providerCSandbox({ clock }: FlightSandboxDeps): Router {
   const router = new Router({ prefix: '/sandbox/flights/provider_c' });
   const body = koaBody({ json: true, jsonLimit: '1mb', urlencoded: false, text: false, multipart: false });
   // In memory: a sandbox's orders need not outlive the process.

@@ -21,6 +21,7 @@ import type { Context, Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { MAGIC_DESTINATIONS, MAGIC_INVALID_SURNAME, optionsOf, RATES } from './catalogue.js';
 import { addDays, bagPriceEur, baggage, CABIN_FACTORS, convert, fareEur, round, searchItem, segmentsOf, totalEur, type Cabin, type Token } from './itineraries.js';
+import type { FlightSandboxDeps } from '../sandbox-orders.js';
 
 export const SANDBOX_KEY_PREFIX = 'kiwi_test_';
 const TOKEN_LIFETIME_MS = 30 * 60 * 1000;
@@ -35,7 +36,7 @@ interface Held {
   passengers: { pk: number; bid: number; name: string; surname: string; category: string }[];
 }
 
-export function providerDSandbox(clock: { now(): Date } = { now: () => new Date() }): Router {
+export function providerDSandbox({ clock }: FlightSandboxDeps): Router {
   const router = new Router({ prefix: '/sandbox/flights/provider_d' });
   const held = new Map<number, Held>();
   let nextBookingId = 7_000_001;

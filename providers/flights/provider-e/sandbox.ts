@@ -39,6 +39,7 @@ import { fromMinorUnits, toMinorUnits } from '../../../core/money/money.js';
 import { cabinsOf, seatState } from '../sandbox-cabins.js';
 import { answerSlowly } from '../sandbox-timing.js';
 import { ERROR_CODES } from './wire.js';
+import type { FlightSandboxDeps } from '../sandbox-orders.js';
 
 export const MAGIC_OFFERS = {
   /** Every step answers 404 (4040): provider_e's way of saying the offer expired. */
@@ -114,7 +115,7 @@ function loadCatalogue(): Map<string, NativeOffer> {
   return catalogue;
 }
 
-export function providerESandbox(clock: { now(): Date } = { now: () => new Date() }): Router {
+export function providerESandbox({ clock }: FlightSandboxDeps): Router {
   const catalogue = loadCatalogue();
   const prebooks = new Map<string, Prebook>();
   const bookings = new Map<string, Booking>();
