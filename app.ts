@@ -21,6 +21,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import { SecretBox } from './core/crypto/secret-box.js';
 import { openDatabase, type Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
+import type { BookingService } from './core/bookings/service.js';
 import type { FlightSearchService } from './core/flights/flight-search.js';
 import type { ProviderCatalog } from './core/flights/provider-catalog.js';
 import { createLogger, type Logger } from './core/logger.js';
@@ -33,6 +34,7 @@ import { TOOL_ENDPOINT_PATH, toolEndpoint, type AgentLimits } from './mcp/endpoi
 import type { Tool, ToolServices } from './mcp/tool.js';
 import { ToolServers } from './mcp/tool-server.js';
 import { accountsModule } from './modules/accounts.js';
+import { bookingsModule } from './modules/bookings.js';
 import { cardsModule } from './modules/cards.js';
 import type { Capability, OwnPortApp, SharedPieces } from './modules/capability.js';
 import { messagingModule } from './modules/messaging.js';
@@ -49,6 +51,7 @@ import { seedReferenceData } from './seeds/index.js';
 export const API_VERSION = '1.0.0';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const RECOVERY_INTERVAL_MS = 60 * 1000;
 
 export interface ServiceOptions {
   logger?: Logger;
@@ -81,8 +84,15 @@ export interface Service {
   paymentMethods: PaymentMethodService;
   mailer: Mailer;
   sms: SmsSender;
+  /** Bookings (tests drive recovery through it). */
+  bookings: BookingService;
   /** Deletes expired authorization-server rows and sign-in codes (also run every few minutes). */
   sweepExpired(): Promise<number>;
+  /**
+   * Finishes or compensates bookings a dead process left mid-saga; from the first call on, also every
+   * minute. Call it once the service listens.
+   */
+  recover(): Promise<number>;
   /** Closes Redis and the database (and stops the embedded one). */
   close(): Promise<void>;
 }
@@ -126,7 +136,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const signIn = signInModule(shared, { abusePolicy: options.abusePolicy });
     const offers = await offersModule(shared);
     const cards = cardsModule(shared);
-    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), offers, cards];
+    const bookings = bookingsModule(shared, { ...offers, paymentMethods: cards.paymentMethods, processor: cards.processor });
+    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), offers, cards, bookings];
 
     const routes = capabilities.flatMap((capability) => capability.routes ?? []);
     // The authorization server and the tool endpoint are not in the route table: their documentation joins it.
@@ -178,6 +189,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweep of expired rows failed'));
     }, SWEEP_INTERVAL_MS);
     sweeper.unref();
+    const recoveries = capabilities.flatMap((capability) => capability.recoveries ?? []);
+    const recover = async () => {
+      let recovered = 0;
+      for (const recovery of recoveries) recovered += await recovery();
+      return recovered;
+    };
+    // Started by recover() (once the service listens: the sandboxes it calls are served by this process).
+    let recoverer: NodeJS.Timeout | undefined;
     const connection = redis;
     return {
       app,
@@ -191,9 +210,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
       paymentMethods: cards.paymentMethods,
       mailer: messaging.mailer,
       sms: messaging.sms,
+      bookings: bookings.bookings,
       sweepExpired,
+      async recover() {
+        recoverer ??= setInterval(() => {
+          recover().catch((error: unknown) => logger.warn({ err: error }, 'recovery pass failed'));
+        }, RECOVERY_INTERVAL_MS).unref();
+        return recover();
+      },
       async close() {
         clearInterval(sweeper);
+        clearInterval(recoverer);
         connection?.disconnect();
         await db.close();
       },

@@ -46,6 +46,11 @@ async function start(config: Config): Promise<void> {
   const { port } = server.address() as AddressInfo;
   logger.info({ port, base_url: config.baseUrl, embedded_db: service.db.embedded, sandbox: config.sandbox, node: process.version }, 'listening');
   for (const { own } of ownPortServers) logger.info({ port: own.port, name: own.name }, 'listening on its own port');
+  // Bookings a process that died left mid-saga are finished or compensated now, then every minute.
+  service
+    .recover()
+    .then((recovered) => recovered > 0 && logger.info({ recovered }, 'bookings recovered'))
+    .catch((error: unknown) => logger.warn({ err: error }, 'recovery pass failed'));
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -59,4 +59,9 @@ export interface Capability {
   sandboxes?: Router[];
   ownPortApps?: OwnPortApp[];
   sweepers?: Sweeper[];
+  /**
+   * Finishes or compensates what a process that died left half-done (bookings mid-saga): run when the
+   * service starts listening (its sandboxes must answer) and every minute after.
+   */
+  recoveries?: Sweeper[];
 }

@@ -28,7 +28,15 @@ import { flightProviderRoutes } from '../rest/routes/flight-providers.js';
 import { offerRoutes } from '../rest/routes/offers.js';
 import type { Capability, SharedPieces } from './capability.js';
 
-export async function offersModule(shared: SharedPieces): Promise<Capability & { providers: ProviderCatalog; flightSearch: FlightSearchService }> {
+export interface Offers extends Capability {
+  providers: ProviderCatalog;
+  flightSearch: FlightSearchService;
+  offers: OfferService;
+  /** The adapters of the providers whose systems are configured (or sandboxed): bookings order through them. */
+  adapters: FlightProvider[];
+}
+
+export async function offersModule(shared: SharedPieces): Promise<Offers> {
   const { config, db, clock } = shared;
   const providers = await ProviderCatalog.load(db.knex);
   const adapters = flightAdapters(config, providers, clock);
@@ -46,6 +54,8 @@ export async function offersModule(shared: SharedPieces): Promise<Capability & {
   return {
     providers,
     flightSearch,
+    offers,
+    adapters,
     routes: [...flightProviderRoutes({ providers }), ...offerRoutes({ offers })],
     tools: OFFER_TOOLS,
     toolServices: { offers, flightSearch, providers },

@@ -13,6 +13,10 @@ export const ErrorResponse = z
     code: z.string().describe('A stable snake_case code to branch on, e.g. `not_found`, `rate_limited`.'),
     details: z.string().optional().describe('More about a provider-forwarded error.'),
     request_id: z.string().optional().describe('On 5xx: quote it to support.'),
+    order_id: z.string().nullable().optional().describe('On 409 `price_changed`: the provider order to pay at the new total (retryProviderBooking), or null: price the offer again and book anew.'),
+    previous_total_amount: z.string().optional().describe('On 409 `price_changed`: the total the booking was asked at.'),
+    new_total_amount: z.string().optional().describe('On 409 `price_changed`: the provider’s total now.'),
+    currency: z.string().optional().describe('On 409 `price_changed`: the currency of both totals.'),
   })
   .meta({
     id: 'ErrorResponse',
@@ -108,6 +112,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Your partner application may not call this operation (route allowlist).',
   404: 'The resource does not exist.',
   405: 'The path exists but not with this method; `Allow` lists the methods.',
+  402: 'The card was declined (`card_declined`; `details` says why): ask the traveler for another card.',
   409: 'The request conflicts with the current state.',
   410: 'The resource existed and is gone (for example an expired offer).',
   413: 'The request body is larger than the route accepts (1 MiB unless stated).',

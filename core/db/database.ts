@@ -11,6 +11,8 @@ import { startEmbeddedPostgres } from './embedded.js';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 // `date` columns stay 'YYYY-MM-DD' strings: turning them into local-time Date objects shifts days.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+// `timestamp` without time zone holds airport-local times (a booking's departure): kept as their text.
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (value: string) => value);
 
 export interface DatabaseOptions {
   /** A postgres:// URL; absent means the embedded PostgreSQL in `dataDir`. */

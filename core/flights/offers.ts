@@ -20,12 +20,26 @@ import type { ProviderCatalog } from './provider-catalog.js';
 interface OfferRow {
   id: string;
   provider_id: string;
+  provider_offer_id: string | null;
+  priced_at: Date | null;
   user_id: string | null;
   offer: Offer;
   raw_offer: Record<string, unknown>;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
+}
+
+export interface BookableOffer {
+  id: string;
+  providerOfferId: string | null;
+  /** Normalized, with `raw_offer`. */
+  offer: Offer;
+  /** The provider's own offer, as last priced. */
+  raw: Record<string, unknown>;
+  pricedAt: Date | null;
+  /** Saved passenger ids by the offer's passenger ids (saveOfferPassengers). */
+  savedPassengers: ReadonlyMap<string, string>;
 }
 
 export class OfferService {
@@ -71,7 +85,13 @@ export class OfferService {
     const row = await this.#row(owner, providerId, offerId, { evenExpired: true });
     const { offer, providerOfferId } = this.#normalize(providerId, native, this.deps.clock.now());
     await this.deps.db.transaction(async (trx) => {
-      await this.#update(trx, row, { provider_offer_id: providerOfferId, offer: JSON.stringify(withoutRaw(offer)), raw_offer: JSON.stringify(native), expires_at: new Date(offer.expires_at) });
+      await this.#update(trx, row, {
+        provider_offer_id: providerOfferId,
+        offer: JSON.stringify(withoutRaw(offer)),
+        raw_offer: JSON.stringify(native),
+        expires_at: new Date(offer.expires_at),
+        priced_at: null,
+      });
       // Who travels as which passenger holds only for passengers the new offer still has.
       await trx('offer_passengers').where({ offer_id: row.id }).whereNotIn('provider_passenger_id', offer.passengers.map((passenger) => passenger.id)).delete();
     });
@@ -140,11 +160,29 @@ export class OfferService {
       offer: JSON.stringify(withoutRaw(offer)),
       raw_offer: JSON.stringify(offer.raw_offer ?? row.raw_offer),
       expires_at: new Date(offer.expires_at),
+      priced_at: this.deps.clock.now(),
     });
     return {
       offer: present(updated),
       price_changed: offer.total_amount !== previous || offer.total_currency !== row.offer.total_currency,
       previous_total_amount: previous,
+    };
+  }
+
+  /**
+   * The offer as a booking needs it: reached (and claimed) by `owner`, not expired, with when it was last
+   * priced and which saved passenger travels as which of its passengers.
+   */
+  async bookable(owner: Owner & { userId: string }, providerId: string, offerId: string): Promise<BookableOffer> {
+    const row = await this.#row(owner, providerId, offerId);
+    const mappings: { provider_passenger_id: string; user_passenger_id: string }[] = await this.deps.db('offer_passengers').where({ offer_id: row.id });
+    return {
+      id: row.id,
+      providerOfferId: row.provider_offer_id,
+      offer: present(row),
+      raw: row.raw_offer,
+      pricedAt: row.priced_at,
+      savedPassengers: new Map(mappings.map((mapping) => [mapping.provider_passenger_id, mapping.user_passenger_id])),
     };
   }
 

@@ -31,6 +31,14 @@ export interface PaymentMethodDeps {
   hashKeys: readonly string[];
 }
 
+/** What a booking needs of a card: the copy it keeps, and the token the processor charges. */
+export interface ChargeableCard {
+  id: string;
+  brand: string;
+  last4: string;
+  vaultToken: string;
+}
+
 const TOKEN_PROBLEM = 'is not a card token made in this traveler’s session (or it expired, or was removed): have the traveler enter the card again in the hosted card fields';
 const UNIQUE_VIOLATION = '23505';
 
@@ -46,6 +54,35 @@ export class PaymentMethodService {
 
   async get(userId: string, id: string): Promise<PaymentMethod> {
     return present(await this.#row(this.deps.db, userId, id));
+  }
+
+  /**
+   * The card a booking charges: the one named, or else the traveler's default. Only vault-backed credit
+   * cards can be charged: a legacy row or a wallet is 422 `payment_method_not_chargeable`, an expired card
+   * 422 `payment_method_expired`; another traveler's id is a 404 like an unknown one.
+   */
+  async chargeable(userId: string, id: string | undefined): Promise<ChargeableCard> {
+    const row =
+      id === undefined
+        ? (await store.listRows(this.deps.db, userId)).find((candidate) => candidate.is_default)
+        : await this.#row(this.deps.db, userId, id);
+    if (!row) {
+      throw new UnprocessableError(
+        'The traveler has no default payment method: name one with payment_method_id (list them with list_payment_methods), or have the traveler save a card first.',
+        'payment_method_required',
+      );
+    }
+    if (row.method_type !== 'credit_card' || row.vault_token === null) {
+      throw new UnprocessableError(
+        `Payment method ${row.id} cannot be charged by the service (a legacy card or a wallet): have the traveler add the card again in the card fields, or choose another.`,
+        'payment_method_not_chargeable',
+      );
+    }
+    const now = this.deps.clock.now();
+    if (row.exp_year * 12 + row.exp_month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) {
+      throw new UnprocessableError(`Payment method ${row.id} expired at the end of ${row.exp_month}/${row.exp_year}: choose another card, or update its expiry.`, 'payment_method_expired');
+    }
+    return { id: row.id, brand: row.brand, last4: row.last4, vaultToken: this.#token(row) };
   }
 
   /**

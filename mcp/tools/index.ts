@@ -14,3 +14,6 @@ export const OFFER_TOOLS: Tool[] = [searchFlights, createOffer, getOfferDetails,
 
 /** Saved cards: read them, and change the details the traveler states. Adding a card is deliberately not a tool (the card number goes only from the traveler's browser to the vault). */
 export const CARD_TOOLS: Tool[] = [listPaymentMethods, updatePaymentMethod] as unknown as Tool[];
+
+/** Bookings: book an offer with a saved card, and read a booking. */
+export const BOOKING_TOOLS: Tool[] = [] as unknown as Tool[];

@@ -28,6 +28,7 @@ import * as cardVaultSandbox from './20261123000021-card-vault-sandbox.js';
 import * as paymentProcessorSandbox from './20261123000022-payment-processor-sandbox.js';
 import * as paymentMethods from './20261123000023-payment-methods.js';
 import * as flightSandboxOrders from './20261123000024-flight-sandbox-orders.js';
+import * as bookings from './20261123000025-bookings.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -59,4 +60,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000022-payment-processor-sandbox', paymentProcessorSandbox],
   ['20261123000023-payment-methods', paymentMethods],
   ['20261123000024-flight-sandbox-orders', flightSandboxOrders],
+  ['20261123000025-bookings', bookings],
 ];

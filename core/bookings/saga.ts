@@ -1,0 +1,374 @@
+/**
+ * The booking saga (decisions §4 and §9): authorize the card, place the provider's order, pay it where the
+ * provider holds it first, capture, confirm. Each step is recorded (a conditional write under the
+ * booking's lease) before the next one starts, and each is safe to repeat: the processor's calls carry
+ * idempotency keys derived from the booking, and the provider dedupes an order on our booking id. So a
+ * booking left between steps by a process that died is driven on by any instance from where it stopped:
+ * nothing is charged twice, nothing is charged without an order.
+ *
+ * Compensation: a failure before the order exists voids the authorization; a failure after it cancels
+ * the order too (and refunds what was captured). A price change leaves a held order for the retry.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Clock } from '../clock.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { DomainError, PriceChangedError, ProviderTimeoutError } from '../errors.js';
+import type { FlightProvider, OrderPassenger, OrderRequest, ProviderOrder } from '../flights/flight-provider.js';
+import type { Offer } from '../flights/offer-schemas.js';
+import type { Logger } from '../logger.js';
+import { fromMinorUnits, toMinorUnits } from '../money/money.js';
+import type { PaymentProcessor } from '../ports.js';
+import * as store from './store.js';
+import type { BookingRow, StoredFailure } from './store.js';
+
+/** Names a step after which a test may have the process die (decisions §9: NODE_ENV=test only). */
+export type FaultInjection = (step: string) => void;
+
+export interface SagaDeps {
+  db: Knex;
+  clock: Clock;
+  logger: Logger;
+  secrets: SecretBox;
+  processor: PaymentProcessor;
+  adapter(providerId: string): Required<Pick<FlightProvider, 'createOrder' | 'payOrder' | 'cancelOrder'>> & FlightProvider;
+  faults?: FaultInjection;
+}
+
+/** Longer than any one step can take (the slowest provider's booking timeout, and the processor's). */
+export const LEASE_MS = 3 * 60_000;
+
+export class BookingSaga {
+  constructor(private readonly deps: SagaDeps) {}
+
+  /** A new lease holder's name: one per drive, so that a lapsed holder's late writes are refused. */
+  newOwner(): string {
+    return randomUUID();
+  }
+
+  leaseUntil(): Date {
+    return new Date(this.deps.clock.now().getTime() + LEASE_MS);
+  }
+
+  /**
+   * Drives the booking (whose lease `owner` holds) as far as it goes: confirmed, failed, or a hold at
+   * rest. The lease is let go at the end.
+   */
+  async drive(start: BookingRow, owner: string): Promise<BookingRow> {
+    let row = start;
+    for (;;) {
+      const next = await this.#step(row, owner);
+      if (!next) return this.#release(row, owner);
+      row = next;
+      this.deps.faults?.(stepName(row));
+    }
+  }
+
+  /**
+   * Cancels a booking this process holds the lease of: a hold's authorization is voided and its order
+   * cancelled; a confirmed booking is cancelled at the provider first (its answer says what it refunds),
+   * then the traveler is refunded that much (at most what was paid). Both calls are safe to repeat, so a
+   * cancel that failed half-way is finished by the next one.
+   */
+  async cancel(row: BookingRow, owner: string, reason: string | null): Promise<BookingRow> {
+    const now = this.deps.clock.now();
+    const done = { status: 'cancelled', provider_status: 'cancelled', cancelled_at: now, cancellation_reason: reason, lease_owner: null, lease_expires_at: null };
+    try {
+      if (row.status === 'booking_created') {
+        await this.#cancelOrder(row);
+        await this.#voidAuthorization(row);
+        return await this.#finish(row, owner, done);
+      }
+      const cancellation = await this.deps.adapter(row.provider_id).cancelOrder(row.provider_order_id as string);
+      const granted = cancellation.refundAmount === null ? 0n : toMinorUnits(cancellation.refundAmount, row.currency);
+      const refund = granted < BigInt(row.amount_minor) ? granted : BigInt(row.amount_minor);
+      if (refund > 0n) {
+        await this.deps.processor.refund(row.payment_intent_id as string, { idempotencyKey: key(row, 'refund_cancel'), amountMinor: Number(refund) });
+      }
+      return await this.#finish(row, owner, { ...done, refund_minor: refund > 0n ? refund.toString() : null, refund_currency: refund > 0n ? row.currency : null });
+    } catch (error) {
+      await this.#release(row, owner);
+      throw error;
+    }
+  }
+
+  async #finish(row: BookingRow, owner: string, changes: Record<string, unknown>): Promise<BookingRow> {
+    const next = await store.advance(this.deps.db, row.id, owner, [row.status], changes, this.deps.clock.now(), (changes.cancellation_reason as string | null) ?? undefined);
+    if (!next) throw new LeaseLost(row.id);
+    return next;
+  }
+
+  /** The next step of `row`, or undefined when it is at rest. */
+  async #step(row: BookingRow, owner: string): Promise<BookingRow | undefined> {
+    switch (row.status) {
+      case 'pending':
+        return this.#authorize(row, owner);
+      case 'payment_authorized':
+        return this.#placeOrder(row, owner);
+      case 'booking_created':
+        if (row.order_type === 'hold') return row.confirm_requested ? this.#capture(row, owner) : undefined;
+        return row.provider_status === 'held' ? this.#payProvider(row, owner) : this.#capture(row, owner);
+      case 'payment_captured':
+        return row.provider_status === 'held' ? this.#payProvider(row, owner) : this.#confirm(row, owner);
+      default:
+        return undefined;
+    }
+  }
+
+  async #authorize(row: BookingRow, owner: string): Promise<BookingRow> {
+    try {
+      const intent = await this.deps.processor.authorize({
+        amountMinor: Number(row.amount_minor),
+        currency: row.currency,
+        vaultToken: this.deps.secrets.open(row.vault_token as string, vaultTokenContext(row.id)),
+        idempotencyKey: key(row, 'authorize'),
+        description: `Flight booking ${row.id}`,
+      });
+      return this.#advance(row, owner, { status: 'payment_authorized', payment_intent_id: intent.id });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      // A timed-out authorization may still have been made: its key finds it, to void it.
+      if (error instanceof ProviderTimeoutError) await this.#voidLostAuthorization(row);
+      return this.#fail(row, owner, error);
+    }
+  }
+
+  async #placeOrder(row: BookingRow, owner: string): Promise<BookingRow> {
+    // A retry after a price change pays the order the first attempt left held.
+    if (row.provider_order_id && row.provider_status === 'held') return this.#advance(row, owner, { status: 'booking_created' }, 'order held since the first attempt');
+    try {
+      const order = await this.deps.adapter(row.provider_id).createOrder(await this.#orderRequest(row));
+      return this.#advance(row, owner, { status: 'booking_created', ...(await this.#orderColumns(row, order)) });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await this.#voidAuthorization(row);
+      return this.#fail(row, owner, error, priceChangeColumns(error));
+    }
+  }
+
+  /** Pays the provider's held order: right after it is placed (instant), or after capture (a hold confirmed). */
+  async #payProvider(row: BookingRow, owner: string): Promise<BookingRow> {
+    try {
+      const order = await this.deps.adapter(row.provider_id).payOrder({
+        orderId: row.provider_order_id as string,
+        reference: row.id,
+        raw: rawOf(row),
+        amount: fromMinorUnits(BigInt(row.amount_minor), row.currency),
+        currency: row.currency,
+      });
+      return this.#advance(row, owner, await this.#orderColumns(row, order), 'provider paid');
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      // A changed price keeps the held order for the retry; any other failure cancels it.
+      if (!(error instanceof PriceChangedError)) await this.#cancelOrder(row);
+      if (row.status === 'payment_captured') await this.#refund(row, BigInt(row.amount_minor), 'failed');
+      else await this.#voidAuthorization(row);
+      return this.#fail(row, owner, error, priceChangeColumns(error));
+    }
+  }
+
+  async #capture(row: BookingRow, owner: string): Promise<BookingRow> {
+    try {
+      await this.deps.processor.capture(row.payment_intent_id as string, { idempotencyKey: key(row, 'capture') });
+      return this.#advance(row, owner, { status: 'payment_captured' });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await this.#cancelOrder(row);
+      await this.#voidAuthorization(row);
+      return this.#fail(row, owner, error);
+    }
+  }
+
+  async #confirm(row: BookingRow, owner: string): Promise<BookingRow> {
+    return this.#advance(row, owner, { status: 'confirmed' });
+  }
+
+  async #advance(row: BookingRow, owner: string, changes: Record<string, unknown>, note?: string): Promise<BookingRow> {
+    const next = await store.advance(this.deps.db, row.id, owner, [row.status], { ...changes, lease_expires_at: this.leaseUntil() }, this.deps.clock.now(), note);
+    if (!next) throw new LeaseLost(row.id);
+    return next;
+  }
+
+  /**
+   * Records the failure the caller (and every repeat) is answered. Only domain failures get here: an
+   * unexpected error leaves the booking at its step, for the recovery pass to drive on once the lease lapses.
+   */
+  async #fail(row: BookingRow, owner: string, error: DomainError, extra: Record<string, unknown> = {}): Promise<BookingRow> {
+    const failure = storedFailure(error);
+    const next = await store.advance(this.deps.db, row.id, owner, [row.status], { status: 'failed', failure: JSON.stringify(failure), ...extra }, this.deps.clock.now(), failure.code);
+    if (!next) throw new LeaseLost(row.id);
+    return next;
+  }
+
+  async #release(row: BookingRow, owner: string): Promise<BookingRow> {
+    const [released] = await this.deps.db('bookings').where({ id: row.id, lease_owner: owner }).update({ lease_owner: null, lease_expires_at: null }).returning('*');
+    return (released as BookingRow | undefined) ?? row;
+  }
+
+  /** The order request, rebuilt from what the booking stored: the same on every repeat. */
+  async #orderRequest(row: BookingRow): Promise<OrderRequest> {
+    const passengers = await store.passengersOf(this.deps.db, row.id);
+    const seats = await store.seatsOf(this.deps.db, row.id);
+    const byId = new Map(passengers.map((passenger) => [passenger.id, passenger]));
+    const offer = row.offer as unknown as Offer;
+    return {
+      reference: row.id,
+      raw: rawOf(row),
+      offer,
+      type: row.order_type,
+      passengers: passengers.map((passenger) => this.#orderPassenger(passenger)),
+      contact: {
+        email: row.contact.email,
+        phoneNumber: row.contact.phone_number,
+        firstName: row.contact.first_name,
+        lastName: row.contact.last_name,
+        title: row.contact.title ?? null,
+      },
+      seats: seats.map((seat) => ({
+        segmentId: seat.segment_id,
+        providerPassengerId: byId.get(seat.booking_passenger_id)?.provider_passenger_id as string,
+        seatNumber: seat.seat_number,
+        price: seat.price === null ? null : fromMinorUnits(toMinorUnits(seat.price, row.currency), row.currency),
+      })),
+      services: row.services,
+      amount: fromMinorUnits(BigInt(row.amount_minor), row.currency),
+      currency: row.currency,
+    };
+  }
+
+  #orderPassenger(passenger: store.BookingPassengerRow): OrderPassenger {
+    const sealed = passenger.documents_sealed
+      ? (JSON.parse(this.deps.secrets.open(passenger.documents_sealed, documentsContext(passenger.id))) as Pick<OrderPassenger, 'identityDocuments' | 'knownTravelerNumber'>)
+      : { identityDocuments: [], knownTravelerNumber: null };
+    return {
+      providerPassengerId: passenger.provider_passenger_id,
+      type: travelerTypeOfRow(passenger.traveler_type),
+      title: passenger.title,
+      firstName: passenger.first_name,
+      middleName: passenger.middle_name,
+      lastName: passenger.last_name,
+      bornOn: dateOnly(passenger.date_of_birth),
+      gender: passenger.gender as OrderPassenger['gender'],
+      email: passenger.email,
+      phoneNumber: passenger.phone_number,
+      knownTravelerNumber: sealed.knownTravelerNumber,
+      identityDocuments: sealed.identityDocuments,
+    };
+  }
+
+  /** What a provider's order says of the booking; its tickets go on the passengers. */
+  async #orderColumns(row: BookingRow, order: ProviderOrder): Promise<Record<string, unknown>> {
+    for (const ticket of order.tickets) {
+      await this.deps.db('booking_passengers')
+        .where({ booking_id: row.id, provider_passenger_id: ticket.providerPassengerId })
+        .update({ ticket_number: ticket.ticketNumber, updated_at: this.deps.clock.now() });
+    }
+    return {
+      provider_order_id: order.orderId,
+      provider_status: order.status,
+      airline_pnr: order.pnr ?? row.airline_pnr,
+      payment_required_by: order.paymentRequiredBy ? new Date(order.paymentRequiredBy) : null,
+    };
+  }
+
+  /** Voids the authorization, if there is one: best effort, logged (an authorization lapses on its own in days). */
+  async #voidAuthorization(row: BookingRow): Promise<void> {
+    if (!row.payment_intent_id) return;
+    await this.#bestEffort(row, 'void the authorization', () => this.deps.processor.cancel(row.payment_intent_id as string, { idempotencyKey: key(row, 'void') }));
+  }
+
+  /** An authorization whose answer was lost: the same key finds it (or makes it), and it is voided. */
+  async #voidLostAuthorization(row: BookingRow): Promise<void> {
+    await this.#bestEffort(row, 'void a timed-out authorization', async () => {
+      const intent = await this.deps.processor.authorize({
+        amountMinor: Number(row.amount_minor),
+        currency: row.currency,
+        vaultToken: this.deps.secrets.open(row.vault_token as string, vaultTokenContext(row.id)),
+        idempotencyKey: key(row, 'authorize'),
+      });
+      await this.deps.processor.cancel(intent.id, { idempotencyKey: key(row, 'void') });
+    });
+  }
+
+  async #refund(row: BookingRow, amountMinor: bigint, purpose: string): Promise<void> {
+    if (!row.payment_intent_id || amountMinor <= 0n) return;
+    await this.#bestEffort(row, 'refund the capture', () =>
+      this.deps.processor.refund(row.payment_intent_id as string, { idempotencyKey: key(row, `refund_${purpose}`), amountMinor: Number(amountMinor) }),
+    );
+  }
+
+  async #cancelOrder(row: BookingRow): Promise<void> {
+    if (!row.provider_order_id) return;
+    await this.#bestEffort(row, 'cancel the provider order', () => this.deps.adapter(row.provider_id).cancelOrder(row.provider_order_id as string));
+  }
+
+  async #bestEffort(row: BookingRow, what: string, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.deps.logger.error({ err: error, booking_id: row.id }, `booking compensation failed: could not ${what}`);
+    }
+  }
+}
+
+/** Another process took the booking over (our lease lapsed): it drives it now. */
+export class LeaseLost extends Error {
+  constructor(bookingId: string) {
+    super(`lost the lease of booking ${bookingId}`);
+  }
+}
+
+/** The step a row has just recorded, as fault injection names it. */
+function stepName(row: BookingRow): string {
+  if (row.status === 'booking_created' && row.provider_status === 'confirmed' && row.order_type === 'instant') return 'provider_paid';
+  return row.status;
+}
+
+/** Idempotency keys of the processor's calls: one per booking, step and attempt (a retry authorizes anew). */
+function key(row: BookingRow, step: string): string {
+  return `booking_${row.id}_${row.attempt}_${step}`;
+}
+
+export function vaultTokenContext(bookingId: string): string {
+  return `bookings:${bookingId}:vault_token`;
+}
+
+export function documentsContext(bookingPassengerId: string): string {
+  return `booking_passengers:${bookingPassengerId}:documents`;
+}
+
+function rawOf(row: BookingRow): Record<string, unknown> {
+  return (row.offer as { raw_offer?: Record<string, unknown> }).raw_offer ?? {};
+}
+
+function travelerTypeOfRow(type: string): OrderPassenger['type'] {
+  return type === 'infant' ? 'infant_without_seat' : (type as OrderPassenger['type']);
+}
+
+function dateOnly(value: string | Date): string {
+  return typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
+}
+
+function priceChangeColumns(error: unknown): Record<string, unknown> {
+  if (!(error instanceof PriceChangedError) || !error.orderId) return {};
+  return { provider_order_id: error.orderId, provider_status: 'held' };
+}
+
+/** A domain failure as it is kept. */
+export function storedFailure(error: DomainError): StoredFailure {
+  return {
+    kind: error.kind,
+    code: error.code,
+    message: error.message,
+    ...(error.details === undefined ? {} : { details: error.details }),
+    ...(error instanceof PriceChangedError
+      ? { priceChange: { orderId: error.orderId, previousTotalAmount: error.previousTotalAmount, newTotalAmount: error.newTotalAmount, currency: error.currency } }
+      : {}),
+  };
+}
+
+/** The error a failed booking answers, the same for the first request and every repeat. */
+export function failureError(failure: StoredFailure): DomainError {
+  if (failure.priceChange) return new PriceChangedError({ ...failure.priceChange, message: failure.message });
+  return new DomainError(failure.kind as DomainError['kind'], failure.code, failure.message, failure.details);
+}

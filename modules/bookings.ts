@@ -1,0 +1,71 @@
+/**
+ * Bookings: the saga that turns an offer into a paid booking (the processor and the providers' order
+ * steps), its REST routes and the traveler's trips, the agent tools, and the periodic jobs that finish
+ * bookings a dead process left half-done and let lapsed holds go.
+ */
+import { BookingService, type BookingDeps } from '../core/bookings/service.js';
+import { NotImplementedError } from '../core/errors.js';
+import type { FlightProvider } from '../core/flights/flight-provider.js';
+import type { OfferService } from '../core/flights/offers.js';
+import type { ProviderCatalog } from '../core/flights/provider-catalog.js';
+import type { PaymentMethodService } from '../core/payment-methods/service.js';
+import type { PaymentProcessor } from '../core/ports.js';
+import { BOOKING_TOOLS } from '../mcp/tools/index.js';
+import { bookingRoutes } from '../rest/routes/bookings.js';
+import { userBookingRoutes } from '../rest/routes/user-bookings.js';
+import type { Capability, SharedPieces } from './capability.js';
+
+export interface BookingPieces {
+  offers: OfferService;
+  adapters: FlightProvider[];
+  providers: ProviderCatalog;
+  paymentMethods: PaymentMethodService;
+  processor: PaymentProcessor | undefined;
+}
+
+export function bookingsModule(shared: SharedPieces, pieces: BookingPieces): Capability & { bookings: BookingService } {
+  const { config, db, clock, logger } = shared;
+  const adapters = new Map(pieces.adapters.map((adapter) => [adapter.providerId, adapter]));
+  const bookings = new BookingService({
+    db: db.knex,
+    clock,
+    logger,
+    secrets: shared.secrets,
+    processor: pieces.processor ?? unconfiguredProcessor,
+    offers: pieces.offers,
+    providers: pieces.providers,
+    paymentMethods: pieces.paymentMethods,
+    adapter(providerId) {
+      const adapter = adapters.get(providerId);
+      if (!adapter?.createOrder || !adapter.payOrder || !adapter.cancelOrder) {
+        throw new NotImplementedError(`Bookings with ${providerId} are not available here (its system is not configured).`, 'provider_not_supported');
+      }
+      return adapter as ReturnType<BookingDeps['adapter']>;
+    },
+    faults: faultInjection(config.bookingFaultAfter, logger),
+  });
+  return {
+    bookings,
+    routes: [...bookingRoutes({ bookings }), ...userBookingRoutes({ bookings, users: shared.users, baseUrl: config.baseUrl })],
+    tools: BOOKING_TOOLS,
+    toolServices: { bookings },
+    sweepers: [() => bookings.sweepLapsedHolds()],
+    recoveries: [() => bookings.recoverAbandoned()],
+  };
+}
+
+/** Tests only: dies right after the named step, as a crash would (no cleanup, no answer). */
+function faultInjection(step: string | undefined, logger: SharedPieces['logger']): ((reached: string) => void) | undefined {
+  if (!step) return undefined;
+  return (reached) => {
+    if (reached !== step) return;
+    logger.warn({ step }, 'BOOKING_FAULT_AFTER: the process dies here, as the test asked');
+    process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+const unconfiguredProcessor: PaymentProcessor = new Proxy({} as PaymentProcessor, {
+  get() {
+    return () => Promise.reject(new NotImplementedError('No payment processor is configured here: bookings cannot be paid.', 'payment_processor_not_configured'));
+  },
+});
