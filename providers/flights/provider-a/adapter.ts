@@ -56,7 +56,7 @@ export class ProviderAAdapter implements FlightProvider {
 
   async createOrder(request: OrderRequest): Promise<ProviderOrder> {
     const body = orderBody(request);
-    const answer = await this.#order({ method: 'POST', path: 'v1/booking/flight-orders', json: body, headers: { 'ama-client-ref': request.reference } }, { amount: request.amount, currency: request.currency, orderId: null });
+    const answer = await this.#order({ method: 'POST', path: 'v1/booking/flight-orders', json: body, headers: { 'ama-client-ref': request.reference } }, { orderId: null, agreed: { amount: request.amount, currency: request.currency } });
     return failures.map(() => toProviderOrder(answer));
   }
 
@@ -64,7 +64,7 @@ export class ProviderAAdapter implements FlightProvider {
   async payOrder(payment: OrderPayment): Promise<ProviderOrder> {
     const path = `v1/booking/flight-orders/${encodeURIComponent(payment.orderId)}/issuance`;
     const json = { data: { formOfPayments: formOfPayments(payment.amount, payment.currency) } };
-    const answer = await this.#order({ method: 'POST', path, json }, { amount: payment.amount, currency: payment.currency, orderId: payment.orderId });
+    const answer = await this.#order({ method: 'POST', path, json }, { orderId: payment.orderId, agreed: { amount: payment.amount, currency: payment.currency } });
     return failures.map(() => toProviderOrder(answer));
   }
 
@@ -74,7 +74,7 @@ export class ProviderAAdapter implements FlightProvider {
   }
 
   async cancelOrder(orderId: string): Promise<OrderCancellation> {
-    await this.#call({ method: 'DELETE', path: `v1/booking/flight-orders/${encodeURIComponent(orderId)}` }, { amount: '0', currency: 'XXX', orderId });
+    await this.#call({ method: 'DELETE', path: `v1/booking/flight-orders/${encodeURIComponent(orderId)}` }, { orderId });
     // Its DELETE answers 204 without a body: what was refunded is read from the order after.
     const answer = await this.#read(orderId);
     const cancellation = failures.map(() => toCancellation(answer));
@@ -83,7 +83,7 @@ export class ProviderAAdapter implements FlightProvider {
   }
 
   #read(orderId: string): Promise<WireOrder> {
-    return this.#order({ method: 'GET', path: `v1/booking/flight-orders/${encodeURIComponent(orderId)}` }, { amount: '0', currency: 'XXX', orderId });
+    return this.#order({ method: 'GET', path: `v1/booking/flight-orders/${encodeURIComponent(orderId)}` }, { orderId });
   }
 
   /** An order call answered with the order, checked as its flight order. */

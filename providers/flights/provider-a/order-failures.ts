@@ -4,6 +4,7 @@
  */
 import { HTTPError, TimeoutError } from 'got';
 import { NotFoundError, PriceChangedError, ProviderRejectedError } from '../../../core/errors.js';
+import { toDecimalString } from '../../../core/money/money.js';
 import { providerFailures } from '../adapter-kit.js';
 import { PROVIDER_ID } from './map.js';
 import { notOnSale } from './order-request.js';
@@ -19,12 +20,11 @@ const INVALID_FORMAT = 477;
 const SERVICES_NOT_AVAILABLE = 38034;
 const BOOKING_FAILED = 36870;
 
-/** What the failed order call was: whose total it agreed, and which order it was about (if one exists). */
+/** What the failed order call was: its timeout, the order it was about (if one exists), the total it agreed to pay. */
 export interface OrderCall {
   seconds: number;
-  amount: string;
-  currency: string;
   orderId: string | null;
+  agreed?: { amount: string; currency: string };
 }
 
 export function orderFailure(error: unknown, call: OrderCall): Error {
@@ -37,8 +37,10 @@ export function orderFailure(error: unknown, call: OrderCall): Error {
     case PRICE_DISCREPANCY: {
       // "Current grandTotal price (x) is different from request one (y)": x is what the airline asks now.
       const now = /\(([\d.]+)\)/.exec(first.detail ?? '')?.[1];
-      if (!now) return failures.unavailable();
-      return new PriceChangedError({ orderId: call.orderId, previousTotalAmount: call.amount, newTotalAmount: now, currency: call.currency });
+      const agreed = call.agreed;
+      if (!now || !agreed) return failures.unavailable();
+      const newTotalAmount = failures.map(() => toDecimalString(now, agreed.currency));
+      return new PriceChangedError({ orderId: call.orderId, previousTotalAmount: agreed.amount, newTotalAmount, currency: agreed.currency });
     }
     case SOLD_OUT:
       return failures.soldOut();

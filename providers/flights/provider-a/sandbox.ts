@@ -85,6 +85,8 @@ export function providerASandbox(deps: FlightSandboxDeps): Router {
     const currency = priced.price.currency;
     const segmentIds = priced.itineraries.flatMap((itinerary) => itinerary.segments.map((segment) => segment.id));
     const travelerIds = priced.travelerPricings.map((traveler) => traveler.travelerId);
+    // A lap infant has no bag allowance of its own to buy more of (its order refuses bags for one).
+    const bagTravelerIds = priced.travelerPricings.filter((traveler) => traveler.travelerType !== 'HELD_INFANT').map((traveler) => traveler.travelerId);
     const firstDetail = priced.travelerPricings[0]?.fareDetailsBySegment[0];
     const basic = firstDetail?.brandedFare === 'BASIC';
     ctx.body = {
@@ -106,7 +108,7 @@ export function providerASandbox(deps: FlightSandboxDeps): Router {
             price: { amount: bagPrice(1, currency), currencyCode: currency },
             bookableByItinerary: true,
             segmentIds,
-            travelerIds,
+            travelerIds: bagTravelerIds,
           },
           '2': {
             quantity: 2,
@@ -114,7 +116,7 @@ export function providerASandbox(deps: FlightSandboxDeps): Router {
             price: { amount: bagPrice(2, currency), currencyCode: currency },
             bookableByItinerary: true,
             segmentIds,
-            travelerIds,
+            travelerIds: bagTravelerIds,
           },
         },
         'detailed-fare-rules': Object.fromEntries(
