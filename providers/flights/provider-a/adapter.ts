@@ -2,16 +2,24 @@
  * provider_a's adapter: its system over HTTP (got), with the timeouts of its capabilities, every answer
  * parsed with its native schema, every failure turned into a domain error in our words. Pricing is the
  * step this provider requires before booking. Passenger details go with its order, not before.
+ *
+ * Its orders: createOrder is `POST /v1/booking/flight-orders` (our reference as `Ama-Client-Ref`; an
+ * instant order is paid from the partner's balance and ticketed in that call, a hold is DELAY_TO_CANCEL);
+ * payOrder is the held order's issuance; retrieveOrder a GET; cancelOrder a DELETE (204), then a GET for
+ * what the cancel refunded.
  */
 import { HTTPError, TimeoutError, type Got } from 'got';
 import type { z } from 'zod';
-import type { FlightProvider } from '../../../core/flights/flight-provider.js';
+import type { FlightProvider, OrderCancellation, OrderPayment, OrderRequest, ProviderOrder } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
 import type { SeatMap } from '../../../core/flights/offer-schemas.js';
 import { providerFailures, providerHttp, type ProviderSettings } from '../adapter-kit.js';
 import { offerIdOf, PROVIDER_ID, toPricedOffer } from './map.js';
+import { orderFailure, type OrderCall } from './order-failures.js';
+import { toCancellation, toProviderOrder } from './order-mapping.js';
+import { formOfPayments, orderBody } from './order-request.js';
 import { toSeatMap } from './seat-map.js';
-import { WireErrors, WirePricing, WireSeatMaps } from './wire.js';
+import { WireErrors, WireOrder, WirePricing, WireSeatMaps } from './wire.js';
 
 const SOLD_OUT = 34651;
 /** INVALID DATA RECEIVED: at pricing, the offer is stale (it carries no expiry of its own). */
@@ -46,6 +54,54 @@ export class ProviderAAdapter implements FlightProvider {
     return failures.map(() => answer.data.map((seatMap) => toSeatMap(seatMap, offerId)));
   }
 
+  async createOrder(request: OrderRequest): Promise<ProviderOrder> {
+    const body = orderBody(request);
+    const answer = await this.#order({ method: 'POST', path: 'v1/booking/flight-orders', json: body, headers: { 'ama-client-ref': request.reference } }, { orderId: null, agreed: { amount: request.amount, currency: request.currency } });
+    return failures.map(() => toProviderOrder(answer));
+  }
+
+  /** Its held order paid from the partner's balance and ticketed (the sandbox's issuance call). */
+  async payOrder(payment: OrderPayment): Promise<ProviderOrder> {
+    const path = `v1/booking/flight-orders/${encodeURIComponent(payment.orderId)}/issuance`;
+    const json = { data: { formOfPayments: formOfPayments(payment.amount, payment.currency) } };
+    const answer = await this.#order({ method: 'POST', path, json }, { orderId: payment.orderId, agreed: { amount: payment.amount, currency: payment.currency } });
+    return failures.map(() => toProviderOrder(answer));
+  }
+
+  async retrieveOrder(orderId: string): Promise<ProviderOrder> {
+    const answer = await this.#read(orderId);
+    return failures.map(() => toProviderOrder(answer));
+  }
+
+  async cancelOrder(orderId: string): Promise<OrderCancellation> {
+    await this.#call({ method: 'DELETE', path: `v1/booking/flight-orders/${encodeURIComponent(orderId)}` }, { orderId });
+    // Its DELETE answers 204 without a body: what was refunded is read from the order after.
+    const answer = await this.#read(orderId);
+    const cancellation = failures.map(() => toCancellation(answer));
+    if (!cancellation) throw failures.unavailable();
+    return cancellation;
+  }
+
+  #read(orderId: string): Promise<WireOrder> {
+    return this.#order({ method: 'GET', path: `v1/booking/flight-orders/${encodeURIComponent(orderId)}` }, { orderId });
+  }
+
+  /** An order call answered with the order, checked as its flight order. */
+  async #order(request: OrderHttpCall, call: Omit<OrderCall, 'seconds'>): Promise<WireOrder> {
+    return failures.parse(WireOrder, await this.#call(request, call));
+  }
+
+  /** An order call within the booking timeout, its failure in our words; `call` says what it was about. */
+  async #call(request: OrderHttpCall, call: Omit<OrderCall, 'seconds'>): Promise<unknown> {
+    const seconds = this.#settings.capabilities.booking_timeout_seconds;
+    try {
+      const response = await this.#http(request.path, { method: request.method, json: request.json, headers: request.headers, timeout: { request: seconds * 1000 } });
+      return response.body;
+    } catch (error) {
+      throw orderFailure(error, { ...call, seconds });
+    }
+  }
+
   /** A POST within the capability timeout, its failure in our words, its answer checked with `schema`. */
   async #post<S extends z.ZodType>(path: string, schema: S, options: { json: unknown; searchParams?: Record<string, string>; headers?: Record<string, string> }) {
     const seconds = this.#settings.capabilities.pricing_timeout_seconds;
@@ -57,6 +113,13 @@ export class ProviderAAdapter implements FlightProvider {
     }
     return failures.parse(schema, answer);
   }
+}
+
+interface OrderHttpCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  json?: unknown;
+  headers?: Record<string, string>;
 }
 
 function translate(error: unknown, seconds: number): Error {

@@ -142,3 +142,52 @@ export const WireSeatMaps = z.looseObject({
   ),
 });
 export type WireSeatMaps = z.infer<typeof WireSeatMaps>;
+
+/** provider_a's error body, with the field an error is about (`source.pointer`) and its words (`detail`). */
+export const WireOrderErrors = z.looseObject({
+  errors: z.array(
+    z.looseObject({
+      status: z.number().optional(),
+      code: z.number().optional(),
+      title: z.string().optional(),
+      detail: z.string().optional(),
+      source: z.looseObject({ pointer: z.string().optional() }).optional(),
+    }),
+  ),
+});
+export type WireOrderErrors = z.infer<typeof WireOrderErrors>;
+
+/**
+ * Its flight order, as created, retrieved or issued: the offer as booked (its `grandTotal` includes the
+ * chosen seats and bags, each seat under its traveler's `additionalServices.chargeableSeatNumber`), the
+ * record locator in `associatedRecords`, e-tickets once issued. `ticketingAgreement.dateTime` and
+ * `cancellation` are its sandbox's additions (see sandbox-order-document.ts).
+ */
+export const WireOrder = z.looseObject({
+  data: z.looseObject({
+    type: z.literal('flight-order'),
+    id: z.string().min(1),
+    associatedRecords: z.array(z.looseObject({ reference: z.string(), creationDateTime: LocalTime.optional() })).default([]),
+    flightOffers: z
+      .array(
+        z.looseObject({
+          price: z.looseObject({ currency: Currency, grandTotal: Money }),
+          travelerPricings: z.array(
+            z.looseObject({
+              travelerId: z.string(),
+              fareDetailsBySegment: z.array(
+                z.looseObject({ segmentId: z.string(), additionalServices: z.looseObject({ chargeableSeatNumber: z.string().optional() }).optional() }),
+              ),
+            }),
+          ),
+        }),
+      )
+      .length(1),
+    ticketingAgreement: z.looseObject({ option: z.string(), delay: z.string().optional(), dateTime: z.string().optional() }).optional(),
+    tickets: z.array(z.looseObject({ documentNumber: z.string(), documentStatus: z.string().optional(), travelerId: z.string() })).default([]),
+    cancellation: z
+      .looseObject({ dateTime: z.string(), refund: z.looseObject({ amount: Money, currencyCode: Currency }).nullable() })
+      .optional(),
+  }),
+});
+export type WireOrder = z.infer<typeof WireOrder>;
