@@ -95,7 +95,7 @@ export class ProviderBAdapter implements FlightProvider {
         const order = await this.retrieveOrder(payment.orderId);
         throw new PriceChangedError({ orderId: order.orderId, previousTotalAmount: payment.amount, newTotalAmount: order.amount, currency: order.currency });
       }
-      throw this.#orderFailure(error, payment.raw);
+      throw this.#orderFailure(error, undefined);
     }
     return this.retrieveOrder(payment.orderId);
   }
