@@ -4,18 +4,26 @@
  */
 import { HTTPError, TimeoutError, type Got } from 'got';
 import { z } from 'zod';
-import { ValidationError } from '../../../core/errors.js';
-import type { FlightProvider } from '../../../core/flights/flight-provider.js';
+import { NotFoundError, PriceChangedError, ProviderRejectedError, ValidationError } from '../../../core/errors.js';
+import type { FlightProvider, OrderCancellation, OrderPayment, OrderRequest, ProviderOrder } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
+import { toMinorUnits } from '../../../core/money/money.js';
 import type { OfferPassengerDetails, PassengerUpdateRequest, SeatMap } from '../../../core/flights/offer-schemas.js';
 import { providerFailures, providerHttp, type ProviderSettings } from '../adapter-kit.js';
 import { PROVIDER_ID, toOffer, typeFromAge } from './map.js';
+import { orderBody, repriced, seatServicesFor, toCancellation, toProviderOrder } from './order-map.js';
 import { toSeatMap } from './seat-map.js';
-import { WireErrors, WireOffer, WireOfferPassenger, WireSeatMap } from './wire.js';
+import { WireCancellation, WireErrors, WireOffer, WireOfferPassenger, WireOrder, WirePayment, WireSeatMap } from './wire.js';
 
 const OfferAnswer = z.object({ data: WireOffer });
 const SeatMapsAnswer = z.object({ data: z.array(WireSeatMap) });
 const PassengerAnswer = z.object({ data: WireOfferPassenger });
+const OrderAnswer = z.object({ data: WireOrder });
+const CancellationAnswer = z.object({ data: WireCancellation });
+const PaymentAnswer = z.object({ data: WirePayment });
+
+/** The codes provider_b refuses a passenger's details with. */
+const PASSENGER_CODES = ['invalid_passenger', 'invalid_born_on', 'invalid_phone_number', 'invalid_identity_document', 'validation_required'];
 
 const failures = providerFailures(PROVIDER_ID);
 
@@ -39,10 +47,135 @@ export class ProviderBAdapter implements FlightProvider {
   }
 
   async seatMaps(raw: Record<string, unknown>, offerId: string): Promise<SeatMap[]> {
+    return (await this.#nativeSeatMaps(raw)).map((seatMap) => toSeatMap(seatMap, offerId));
+  }
+
+  async #nativeSeatMaps(raw: Record<string, unknown>): Promise<WireSeatMap[]> {
     const answer = await this.#call(raw, () =>
       this.#http.get('air/seat_maps', { searchParams: { offer_id: String(raw.id) }, timeout: { request: this.#timeoutMs() } }).json(),
     );
-    return failures.parse(SeatMapsAnswer, answer).data.map((seatMap) => toSeatMap(seatMap, offerId));
+    return failures.parse(SeatMapsAnswer, answer).data;
+  }
+
+  /**
+   * `POST /air/orders`, seats as the `ase_` services of the seat maps. A hold the airline placed at a
+   * total other than the agreed one is a price change that can be paid at the new total.
+   */
+  async createOrder(request: OrderRequest): Promise<ProviderOrder> {
+    let seatIds: string[] = [];
+    if (request.seats.length > 0) {
+      const found = seatServicesFor(request.seats, await this.#nativeSeatMaps(request.raw));
+      if ('missing' in found) throw serviceUnavailable(`seat ${found.missing}`);
+      seatIds = found.ids;
+    }
+    let answer: unknown;
+    try {
+      answer = await this.#http.post('air/orders', { json: orderBody(request, seatIds), timeout: { request: this.#bookingMs() } }).json();
+    } catch (error) {
+      if (codesOf(error).includes('price_changed')) throw await this.#priceChangedAtOrder(request);
+      throw this.#orderFailure(error, request.raw);
+    }
+    const order = this.#order(answer);
+    if (order.status === 'held' && toMinorUnits(order.amount, order.currency) !== toMinorUnits(request.amount, request.currency)) {
+      throw new PriceChangedError({ orderId: order.orderId, previousTotalAmount: request.amount, newTotalAmount: order.amount, currency: order.currency });
+    }
+    return order;
+  }
+
+  /** `POST /air/payments` from the balance, then the order as paid. */
+  async payOrder(payment: OrderPayment): Promise<ProviderOrder> {
+    const json = { data: { order_id: payment.orderId, payment: { type: 'balance', amount: payment.amount, currency: payment.currency } } };
+    try {
+      failures.parse(PaymentAnswer, await this.#http.post('air/payments', { json, timeout: { request: this.#bookingMs() } }).json());
+    } catch (error) {
+      const codes = codesOf(error);
+      // Paid already (a step repeated after a crash): the order as it is answers.
+      if (codes.includes('already_paid')) return this.retrieveOrder(payment.orderId);
+      if (codes.includes('price_changed')) {
+        const order = await this.retrieveOrder(payment.orderId);
+        throw new PriceChangedError({ orderId: order.orderId, previousTotalAmount: payment.amount, newTotalAmount: order.amount, currency: order.currency });
+      }
+      throw this.#orderFailure(error, undefined);
+    }
+    return this.retrieveOrder(payment.orderId);
+  }
+
+  async retrieveOrder(orderId: string): Promise<ProviderOrder> {
+    const answer = await this.#orderCall(() => this.#http.get(`air/orders/${encodeURIComponent(orderId)}`, { timeout: { request: this.#bookingMs() } }).json());
+    return this.#order(answer);
+  }
+
+  /** Two steps: `POST /air/order_cancellations` quotes the refund, its `actions/confirm` cancels. */
+  async cancelOrder(orderId: string): Promise<OrderCancellation> {
+    const timeout = { request: this.#bookingMs() };
+    const quoted = await this.#orderCall(() => this.#http.post('air/order_cancellations', { json: { data: { order_id: orderId } }, timeout }).json());
+    let cancellation = failures.parse(CancellationAnswer, quoted).data;
+    if (!cancellation.confirmed_at) {
+      const path = `air/order_cancellations/${encodeURIComponent(cancellation.id)}/actions/confirm`;
+      cancellation = failures.parse(CancellationAnswer, await this.#orderCall(() => this.#http.post(path, { timeout }).json())).data;
+    }
+    if (!cancellation.confirmed_at) throw failures.unavailable();
+    const confirmed = cancellation;
+    return failures.map(() => toCancellation(confirmed));
+  }
+
+  #order(answer: unknown): ProviderOrder {
+    const { data } = failures.parse(OrderAnswer, answer);
+    return failures.map(() => toProviderOrder(data));
+  }
+
+  /** The instant order was refused at the old total: the offer priced again says the new one. */
+  async #priceChangedAtOrder(request: OrderRequest): Promise<PriceChangedError> {
+    const { offer } = await this.price(request.raw);
+    const newTotalAmount = failures.map(() => repriced(request.amount, request.offer.total_amount, offer.total_amount, request.currency));
+    return new PriceChangedError({ orderId: null, previousTotalAmount: request.amount, newTotalAmount, currency: request.currency });
+  }
+
+  async #orderCall(request: () => Promise<unknown>): Promise<unknown> {
+    try {
+      return await request();
+    } catch (error) {
+      throw this.#orderFailure(error, undefined);
+    }
+  }
+
+  /** An order step's failure; `raw` is the offer when the step is the order's creation. */
+  #orderFailure(error: unknown, raw: Record<string, unknown> | undefined): Error {
+    const seconds = this.#settings.capabilities.booking_timeout_seconds;
+    if (error instanceof TimeoutError) return failures.timedOut(seconds);
+    if (!(error instanceof HTTPError)) return failures.unavailable();
+    const codes = codesOf(error);
+    if (raw && (codes.includes('offer_no_longer_available') || codes.includes('invalid_passenger_name'))) return this.#translate(error, raw);
+    if (codes.some((code) => PASSENGER_CODES.includes(code))) {
+      return failures.invalidPassenger(
+        "The airline refused a passenger's details: check each passenger's title, gender, date of birth (in the past), email, phone number (E.164, such as +442080160508) and identity documents (not expired).",
+        'passenger details refused',
+      );
+    }
+    if (codes.includes('service_not_available')) return serviceUnavailable('extra');
+    if (codes.includes('invalid_payment_amount')) {
+      return new ProviderRejectedError(
+        "The airline's total for this offer and its extras is not the amount given: price the offer again and book at its total.",
+        'payment_amount_mismatch',
+        `${PROVIDER_ID}: payment amount refused`,
+      );
+    }
+    if (codes.includes('instant_payment_required')) {
+      return new ProviderRejectedError('The airline does not hold this offer: book it as an instant order.', 'hold_not_available', `${PROVIDER_ID}: instant payment required`);
+    }
+    if (codes.includes('order_cancelled')) {
+      return new ProviderRejectedError(
+        'The order is cancelled at the airline (an unpaid hold lapses at its payment deadline), so it cannot be paid: book again.',
+        'order_cancelled',
+        `${PROVIDER_ID}: order cancelled`,
+      );
+    }
+    if (error.response.statusCode === 404 && !raw) return new NotFoundError(`${PROVIDER_ID} has no such order.`, 'provider_order_not_found');
+    return failures.unavailable();
+  }
+
+  #bookingMs(): number {
+    return this.#settings.capabilities.booking_timeout_seconds * 1000;
   }
 
   /** Its API takes names and loyalty accounts; the other fields go with the booking, and are refused here. */
@@ -104,3 +237,15 @@ export class ProviderBAdapter implements FlightProvider {
     return failures.unavailable();
   }
 }
+
+function codesOf(error: unknown): string[] {
+  if (!(error instanceof HTTPError)) return [];
+  return WireErrors.safeParse(error.response.body).data?.errors.flatMap((item) => (item.code ? [item.code] : [])) ?? [];
+}
+
+const serviceUnavailable = (what: string) =>
+  new ProviderRejectedError(
+    'A seat or extra you chose is no longer for sale to that passenger: choose again from the seat maps and the offer\'s services.',
+    'service_not_available',
+    `${PROVIDER_ID}: ${what} not available`,
+  );

@@ -155,7 +155,7 @@ export type WireSeatMap = z.infer<typeof WireSeatMap>;
 
 /** provider_b's error body. */
 export const WireErrors = z.looseObject({
-  errors: z.array(z.looseObject({ type: z.string().optional(), code: z.string().optional(), title: z.string().optional() })),
+  errors: z.array(z.looseObject({ type: z.string().optional(), code: z.string().optional(), title: z.string().optional() })).min(1),
 });
 
 export const WireOfferPassenger = z.looseObject({
@@ -166,3 +166,48 @@ export const WireOfferPassenger = z.looseObject({
   family_name: z.string().nullable().optional(),
   loyalty_programme_accounts: z.array(z.looseObject({ airline_iata_code: z.string(), account_number: z.string() })).optional(),
 });
+
+/** provider_b's order (Duffel's `ord_`): what the adapter reads of it. */
+export const WireOrder = z.looseObject({
+  id: z.string().startsWith('ord_'),
+  type: z.enum(['instant', 'hold']),
+  booking_reference: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  total_amount: Money,
+  total_currency: Currency,
+  passengers: z.array(z.looseObject({ id: z.string() })),
+  services: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        type: z.string(),
+        quantity: z.number().int(),
+        passenger_ids: z.array(z.string()),
+        segment_ids: z.array(z.string()),
+        metadata: z.looseObject({ designator: z.string().optional() }).nullable().optional(),
+      }),
+    )
+    .default([]),
+  payment_status: z.looseObject({
+    awaiting_payment: z.boolean(),
+    payment_required_by: z.iso.datetime({ offset: true }).nullable().optional(),
+    price_guarantee_expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  }),
+  documents: z.array(z.looseObject({ type: z.string(), unique_identifier: z.string(), passenger_ids: z.array(z.string()).default([]) })).default([]),
+  cancelled_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type WireOrder = z.infer<typeof WireOrder>;
+
+/** provider_b's order cancellation (Duffel's `ore_`): a refund quote until confirmed. */
+export const WireCancellation = z.looseObject({
+  id: z.string().startsWith('ore_'),
+  order_id: z.string(),
+  refund_amount: Money.nullable(),
+  refund_currency: Currency.nullable(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  confirmed_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type WireCancellation = z.infer<typeof WireCancellation>;
+
+/** provider_b's payment of a held order. */
+export const WirePayment = z.looseObject({ id: z.string(), amount: Money, currency: Currency });

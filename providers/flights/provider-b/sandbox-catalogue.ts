@@ -1,0 +1,91 @@
+/**
+ * The offers provider_b's sandbox serves: its fixtures, and the magic offer ids that steer the failure
+ * paths (the LHR–JFK fixture under another id). Each offer is served as live: valid for 30 minutes from
+ * the sandbox's now, and holdable for two days.
+ */
+import { fromMinorUnits, toMinorUnits } from '../../../core/money/money.js';
+import { nativeFixtures } from '../sandbox-fixtures.js';
+
+export const MAGIC_OFFERS = {
+  /** Pricing answers a higher total. */
+  priceChange: 'off_0000SANDBOXPRICECHANGE',
+  /** Pricing and ordering answer 422 offer_no_longer_available: sold out. */
+  soldOut: 'off_0000SANDBOXSOLDOUT',
+  /** The offer expired a minute ago: pricing and ordering answer 422 offer_no_longer_available. */
+  expired: 'off_0000SANDBOXEXPIRED',
+  /** Pricing and seat maps answer after 12 s, an order after 65 s: past every timeout of provider_b. */
+  slow: 'off_0000SANDBOXSLOW',
+  /** Pricing, seat maps and ordering answer 500. */
+  error: 'off_0000SANDBOXERROR',
+  /**
+   * Served at its old total, but the airline's total went up 7.5% since: pricing answers the new total,
+   * an order or a payment at the old one answers 422 price_changed, and one at the new total goes through.
+   */
+  priceChangeAtBooking: 'off_0000SANDBOXBOOKINGPRICE',
+} as const;
+
+/** A passenger with this family name finds the flight sold out when ordering (providers.md §4). */
+export const SOLD_OUT_SURNAME = 'SOLDOUT';
+
+const OFFER_LIFETIME_MS = 30 * 60 * 1000;
+const HOLD_PAYMENT_WINDOW_MS = 48 * 60 * 60 * 1000;
+const PRICE_GUARANTEE_MS = 24 * 60 * 60 * 1000;
+
+export interface Penalty {
+  allowed: boolean;
+  penalty_amount?: string | null;
+  penalty_currency?: string | null;
+}
+
+export type NativeOffer = Record<string, unknown> & {
+  id: string;
+  expires_at: string;
+  total_amount: string;
+  total_currency: string;
+  base_amount?: string | null;
+  passenger_identity_documents_required: boolean;
+  passengers: { id: string; type?: string | null }[];
+  slices: { id: string; segments: { id: string; aircraft?: { iata_code: string } | null }[] }[];
+  conditions: { refund_before_departure?: Penalty | null; change_before_departure?: Penalty | null };
+  payment_requirements: { requires_instant_payment: boolean; payment_required_by?: string | null; price_guarantee_expires_at?: string | null };
+  available_services?: { id: string; type: string; total_amount: string; total_currency: string; maximum_quantity?: number; passenger_ids: string[]; segment_ids: string[] }[] | null;
+};
+
+export class Catalogue {
+  readonly #offers: Map<string, NativeOffer>;
+
+  constructor(private readonly clock: { now(): Date }) {
+    const offers = nativeFixtures<NativeOffer>(new URL('./fixtures/', import.meta.url));
+    this.#offers = new Map(offers.map((offer) => [offer.id, offer]));
+    const template = offers.find((offer) => offer.id === 'off_0000AuPyAJY1KPrmYbBxIm') as NativeOffer;
+    for (const id of Object.values(MAGIC_OFFERS)) this.#offers.set(id, { ...structuredClone(template), id });
+  }
+
+  /** The offer as served now, or undefined when there is none by that id. */
+  offer(id: string): NativeOffer | undefined {
+    const fixture = this.#offers.get(id);
+    if (!fixture) return undefined;
+    const now = this.clock.now().getTime();
+    const at = (ms: number) => new Date(now + ms).toISOString();
+    const offer = structuredClone(fixture);
+    offer.created_at = at(0);
+    offer.updated_at = at(0);
+    offer.expires_at = id === MAGIC_OFFERS.expired ? at(-60_000) : at(OFFER_LIFETIME_MS);
+    // A holdable offer says until when a hold of it can be paid; the fixtures' own dates are long past.
+    if (!offer.payment_requirements.requires_instant_payment) {
+      offer.payment_requirements = { requires_instant_payment: false, payment_required_by: at(HOLD_PAYMENT_WINDOW_MS), price_guarantee_expires_at: at(PRICE_GUARANTEE_MS) };
+    }
+    return offer;
+  }
+
+  /** The offer at the airline's current total: higher than served for the price-changing magic offers. */
+  livePrice(offer: NativeOffer): NativeOffer {
+    if (offer.id !== MAGIC_OFFERS.priceChange && offer.id !== MAGIC_OFFERS.priceChangeAtBooking) return offer;
+    const currency = offer.total_currency;
+    // 7.5% more, on the base fare: the taxes stay as they were.
+    const increase = (toMinorUnits(offer.total_amount, currency) * 75n) / 1000n;
+    const raised = { ...offer, total_amount: fromMinorUnits(toMinorUnits(offer.total_amount, currency) + increase, currency) };
+    if (offer.base_amount) raised.base_amount = fromMinorUnits(toMinorUnits(offer.base_amount, currency) + increase, currency);
+    return raised;
+  }
+}
