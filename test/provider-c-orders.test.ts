@@ -17,7 +17,7 @@ import { ProviderCAdapter } from '../providers/flights/provider-c/adapter.js';
 import { orderCreateRequest } from '../providers/flights/provider-c/order-request.js';
 import { providerCSandbox } from '../providers/flights/provider-c/sandbox.js';
 import { WireOffer } from '../providers/flights/provider-c/wire.js';
-import { bookingCase, providerCNative } from './booking-contract/provider-c.js';
+import { bookingCase } from './booking-contract/provider-c.js';
 import type { BookingPath } from './booking-contract/case.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';

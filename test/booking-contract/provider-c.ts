@@ -11,10 +11,11 @@ import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../core/money/
 import { ProviderCAdapter } from '../../providers/flights/provider-c/adapter.js';
 import { providerCOffers } from '../../providers/flights/provider-c/normalizer.js';
 import { MAGIC_FLIGHT_NUMBERS, MAGIC_SURNAME_INVALID } from '../../providers/flights/provider-c/sandbox.js';
+import type { Json } from '../helpers/http.js';
 import type { RunningService } from '../helpers/service.js';
 import { sandboxUrl, type BookingCase, type BookingPath } from './case.js';
 
-type Native = Record<string, any>;
+type Native = Json;
 
 const FLIGHTS: Partial<Record<BookingPath, string>> = {
   soldOut: MAGIC_FLIGHT_NUMBERS.soldOut,
