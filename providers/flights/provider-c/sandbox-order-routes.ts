@@ -17,7 +17,7 @@
  * sandbox keeps no offers), and the seller's reference travels as PayloadAttributes.CorrelationID: a
  * second OrderCreate with it answers the first order *(invented: VS documents no such replay)*.
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { SandboxOrders, type FlightSandboxDeps, type SandboxOrder } from '../sandbox-orders.js';
@@ -149,7 +149,7 @@ export function orderRoutes(router: Router, body: Middleware, { db, clock }: Fli
       const done = await orders.transition(id, ['HELD'], { status: 'TICKETED', document: ticketed });
       if (done) return void (ctx.body = view(done));
     }
-    ndcError(ctx, '911', `Internal error (unknown internal technical error) ${randomUUID()}`, 'Unknown');
+    ndcError(ctx, '911', 'Internal error (unknown internal technical error)', 'Unknown');
   });
 
   router.post('/OrderRetrieve', body, async (ctx) => {
