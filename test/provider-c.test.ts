@@ -2,13 +2,19 @@
  * provider_c over real HTTP: the adapter against its NDC sandbox (every magic flight number, seat maps,
  * the hold-reprice-pay order flow), the sandbox's order endpoints themselves, then the REST routes that
  * use the adapter, with the partner's key and a traveler's token from the real authorization flow.
- * The slow case waits 20 s; ava runs it beside the others.
+ * Order steps here go through the port (createOrder, payOrder); test/provider-c-orders.test.ts has the rest.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import test from 'ava';
-import { ConflictError, DomainError, GoneError, ProviderRejectedError, ProviderUnavailableError } from '../core/errors.js';
-import { ProviderCAdapter, type OrderPassenger } from '../providers/flights/provider-c/adapter.js';
+import { GoneError, PriceChangedError, ProviderRejectedError, ProviderUnavailableError } from '../core/errors.js';
+import type { OrderRequest } from '../core/flights/flight-provider.js';
+import { ProviderCAdapter } from '../providers/flights/provider-c/adapter.js';
+import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
+import { orderCreateRequest } from '../providers/flights/provider-c/order-request.js';
 import { MAGIC_FLIGHT_NUMBERS, MAGIC_SURNAME_INVALID } from '../providers/flights/provider-c/sandbox.js';
+import { WireOffer } from '../providers/flights/provider-c/wire.js';
+import { providerCPassengers } from './booking-contract/provider-c.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { partnerWithTraveler } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
@@ -22,22 +28,34 @@ const sandbox = () => `${running.config.sandboxUrl}/flights/provider_c`;
 /** Words of the airline's own that must never reach a caller. */
 const VENDOR_WORDS = /No available flights|Timed-out|AirShoppingRQ|Invalid amount|Internal error|System error|credentials|NDC/i;
 
-/** The fixture, not yet expired (unless told), optionally on a magic flight number or another aircraft. */
+const PAYMENT_LIMIT = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
+
+/** The fixture, not yet expired (unless told) and payable for a day, optionally on a magic flight number or another aircraft. */
 function fixture(options: { flight?: string; aircraft?: string; expiresAt?: string } = {}): Json {
   const native = JSON.parse(fs.readFileSync('providers/flights/provider-c/fixtures/lhr-jfk-family-gbp.json', 'utf8'));
   native.OfferExpirationTimeLimitDateTime = options.expiresAt ?? new Date(Date.now() + 60 * 60 * 1000).toISOString();
+  for (const item of native.OfferItem) if (item.PaymentTimeLimitDateTime) item.PaymentTimeLimitDateTime = PAYMENT_LIMIT;
   if (options.flight) native.DataLists.DatedMarketingSegmentList[0].MarketingCarrierFlightNumberText = options.flight;
   if (options.aircraft) native.DataLists.DatedOperatingSegmentList[0].AircraftTypeCode = options.aircraft;
   return native;
 }
 
-/** Everyone on the fixture, with names and birth dates that fit their types on 2026-06-03. */
-const PASSENGERS: OrderPassenger[] = [
-  { id: 'ADULT_1', given_name: 'Ada', family_name: "O'Brien-Lovelace", born_on: '1985-04-12' },
-  { id: 'ADULT_2', given_name: 'Charles', family_name: 'Babbage', born_on: '1979-12-26' },
-  { id: 'CHILD_1', given_name: 'Byron', family_name: 'Lovelace', born_on: '2018-01-01' },
-  { id: 'INFANT_1', given_name: 'Annabella', family_name: 'Lovelace', born_on: '2025-09-01' },
-];
+/** An order for everyone on the fixture (names and birth dates that fit their types on 2026-06-03), no seats. */
+function orderFor(native: Json, change: (passengers: OrderRequest['passengers']) => OrderRequest['passengers'] = (passengers) => passengers): OrderRequest {
+  const { offer } = providerCOffers.normalize(native, new Date());
+  return {
+    reference: crypto.randomUUID(),
+    raw: native,
+    offer,
+    type: 'hold',
+    passengers: change(providerCPassengers(offer)),
+    contact: { email: 'ada@example.com', phoneNumber: '+447700900123', firstName: 'Ada', lastName: 'Lovelace', title: null },
+    seats: [],
+    services: [],
+    amount: offer.total_amount,
+    currency: offer.total_currency,
+  };
+}
 
 /** A request to the sandbox itself, as an NDC client would send it. */
 async function ndc(path: string, body: unknown, bearer = 'ndc_test_contract'): Promise<{ status: number; body: Json }> {
@@ -49,8 +67,8 @@ async function ndc(path: string, body: unknown, bearer = 'ndc_test_contract'): P
   return { status: response.status, body: await jsonOf(response) };
 }
 
-const paxList = (passengers: OrderPassenger[]) =>
-  passengers.map((passenger) => ({ PaxID: passenger.id, Individual: { GivenName: passenger.given_name, Surname: passenger.family_name, Birthdate: passenger.born_on } }));
+/** OrderCreateRQ as the adapter sends it. */
+const orderCreate = (order: OrderRequest) => orderCreateRequest(order, WireOffer.parse(order.raw), undefined);
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
@@ -159,11 +177,12 @@ test('sandbox: SeatAvailabilityRS speaks NDC: columns, occupation codes, seats p
 });
 
 test('sandbox: the order flow: hold, 727 with the OrderID when the held order repriced, reshop, pay the new total', async (t) => {
-  const held = await ndc('OrderCreate', { PricedOffer: fixture({ flight: MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking }), DataLists: { PaxList: paxList(PASSENGERS) } });
+  const held = await ndc('OrderCreate', orderCreate(orderFor(fixture({ flight: MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking }))));
   t.is(held.status, 200);
   const orderId = held.body.Order.OrderID;
   t.regex(orderId, /^VS932/);
   t.deepEqual(held.body.Order.TotalPrice.TotalAmount, { amount: '1686.24', curCode: 'GBP' });
+  t.is(held.body.Order.PaymentTimeLimitDateTime, PAYMENT_LIMIT, 'held until the offer items’ payment time limit');
   t.is(held.body.TicketDocInfo, undefined, 'a hold has no tickets');
   t.regex(held.body.Order.OrderItem[0].Service[0].BookingRef.BookingID, /^[A-Z0-9]{6}$/);
 
@@ -183,67 +202,64 @@ test('sandbox: the order flow: hold, 727 with the OrderID when the held order re
   t.is(paid.body.Errors, undefined);
   t.is(paid.body.TicketDocInfo.length, 4);
   t.regex(paid.body.TicketDocInfo[0].TicketDocument[0].TicketDocNbr, /^932\d{10}$/);
+  t.is(paid.body.Order.PaymentTimeLimitDateTime, undefined, 'paid: no deadline');
   t.is((await pay('1749.93')).body.Errors[0].Code, '395', 'paid once only');
   const retrieved = await ndc('OrderRetrieve', { Order: { OrderID: orderId } });
   t.deepEqual(retrieved.body.Order.TotalPrice.TotalAmount, { amount: '1749.93', curCode: 'GBP' });
   t.is(retrieved.body.TicketDocInfo.length, 4);
-  t.is((await ndc('OrderRetrieve', { Order: { OrderID: 'VS932NOSUCH' } })).body.Errors[0].Code, '404');
+  t.is((await ndc('OrderRetrieve', { Order: { OrderID: 'VS932NOSUCH' } })).body.Errors[0].Code, '129');
 });
 
-test('sandbox: OrderCreate refuses names that are not letters (151), missing names (73) and ages that do not fit (152)', async (t) => {
-  const create = (passengers: Json[]) => ndc('OrderCreate', { PricedOffer: fixture(), DataLists: { PaxList: passengers } });
-  const named = (surname: string) => paxList(PASSENGERS.map((passenger, index) => (index === 0 ? { ...passenger, family_name: surname } : passenger)));
-  t.is((await create(named(MAGIC_SURNAME_INVALID))).body.Errors[0].Code, '151');
-  t.is((await create(named('R2D2'))).body.Errors[0].Code, '151');
-  t.is((await create(paxList(PASSENGERS.slice(1)))).body.Errors[0].Code, '73');
-  const grownChild = paxList(PASSENGERS.map((passenger) => (passenger.id === 'CHILD_1' ? { ...passenger, born_on: '2000-01-01' } : passenger)));
-  t.is((await create(grownChild)).body.Errors[0].Code, '152');
-  t.is((await create(paxList(PASSENGERS))).status, 200);
+test('sandbox: OrderCreate refuses names that are not letters (314), a missing surname (151) or given name (152), and ages that do not fit (73)', async (t) => {
+  const create = (change: (passengers: OrderRequest['passengers']) => OrderRequest['passengers']) => ndc('OrderCreate', orderCreate(orderFor(fixture(), change)));
+  const named = (surname: string) => (passengers: OrderRequest['passengers']) => passengers.map((passenger, index) => (index === 0 ? { ...passenger, lastName: surname } : passenger));
+  t.is((await create(named(MAGIC_SURNAME_INVALID))).body.Errors[0].Code, '314');
+  t.is((await create(named('R2D2'))).body.Errors[0].Code, '314');
+  t.is((await create((passengers) => passengers.slice(1))).body.Errors[0].Code, '151');
+  t.is((await create((passengers) => passengers.map((passenger) => ({ ...passenger, firstName: '' })))).body.Errors[0].Code, '152');
+  const grownChild = (passengers: OrderRequest['passengers']) => passengers.map((passenger) => (passenger.providerPassengerId === 'CHILD_1' ? { ...passenger, bornOn: '2000-01-01' } : passenger));
+  t.is((await create(grownChild)).body.Errors[0].Code, '73');
+  t.is((await create((passengers) => passengers)).status, 200);
 });
 
-test('adapter: hold and pay; a repriced hold says the new total, and is paid once agreed', async (t) => {
-  const plain = await adapter.holdOrder(fixture(), PASSENGERS);
-  t.like(plain, { total_amount: '1686.24', total_currency: 'GBP', payment_required_by: '2026-05-21T09:00:00.000Z', ticket_numbers: [] });
-  t.regex(plain.booking_reference ?? '', /^[A-Z0-9]{6}$/);
-  const ticketed = await adapter.payHeldOrder(plain.order_id, { amount: '1686.24', currency: 'GBP' });
-  t.like(ticketed, { order_id: plain.order_id, total_amount: '1686.24', price_changed: false });
-  t.is(ticketed.ticket_numbers.length, 4);
-  const twice = await t.throwsAsync(adapter.payHeldOrder(plain.order_id, { amount: '1686.24', currency: 'GBP' }), { instanceOf: ConflictError });
-  t.is(twice?.code, 'order_already_ticketed');
+test('adapter: createOrder holds, payOrder pays; a repriced hold says the new total with its order, and is paid once agreed', async (t) => {
+  const plain = await adapter.createOrder(orderFor(fixture()));
+  t.like(plain, { status: 'held', amount: '1686.24', currency: 'GBP', paymentRequiredBy: PAYMENT_LIMIT, tickets: [] });
+  t.regex(plain.pnr ?? '', /^[A-Z0-9]{6}$/);
+  const payment = { orderId: plain.orderId, reference: 'ours', raw: fixture(), amount: '1686.24', currency: 'GBP' };
+  const ticketed = await adapter.payOrder(payment);
+  t.like(ticketed, { orderId: plain.orderId, status: 'confirmed', amount: '1686.24', paymentRequiredBy: null });
+  t.is(ticketed.tickets.length, 4);
+  t.deepEqual(await adapter.payOrder(payment), ticketed, 'paying twice answers the paid order');
 
-  const repriced = await adapter.holdOrder(fixture({ flight: MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking }), PASSENGERS);
-  t.is(repriced.total_amount, '1686.24');
-  const said = await t.throwsAsync(adapter.payHeldOrder(repriced.order_id, { amount: '1686.24', currency: 'GBP' }), { instanceOf: DomainError });
-  t.like(said, { kind: 'price_changed', code: 'price_changed' });
-  t.regex(said?.message ?? '', /1686\.24 GBP to 1749\.93 GBP/);
+  const repriced = await adapter.createOrder(orderFor(fixture({ flight: MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking })));
+  t.is(repriced.amount, '1686.24');
+  const said = await t.throwsAsync(adapter.payOrder({ ...payment, orderId: repriced.orderId }), { instanceOf: PriceChangedError });
+  t.like(said, { code: 'price_changed', orderId: repriced.orderId, previousTotalAmount: '1686.24', newTotalAmount: '1749.93' });
   t.notRegex(said?.message ?? '', VENDOR_WORDS);
-  const agreed = await adapter.payHeldOrder(repriced.order_id, { amount: '1749.93', currency: 'GBP' });
-  t.like(agreed, { total_amount: '1749.93', price_changed: false });
-  t.is(agreed.ticket_numbers.length, 4);
+  const agreed = await adapter.payOrder({ ...payment, orderId: repriced.orderId, amount: '1749.93' });
+  t.like(agreed, { status: 'confirmed', amount: '1749.93' });
+  t.is(agreed.tickets.length, 4);
 
-  const accepted = await adapter.holdOrder(fixture({ flight: MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking }), PASSENGERS);
-  const retried = await adapter.payHeldOrder(accepted.order_id, { amount: '1686.24', currency: 'GBP' }, { acceptPriceChange: true });
-  t.like(retried, { total_amount: '1749.93', price_changed: true });
-
-  const wrongAmount = await adapter.holdOrder(fixture(), PASSENGERS);
-  const mismatch = await t.throwsAsync(adapter.payHeldOrder(wrongAmount.order_id, { amount: '1000.00', currency: 'GBP' }), { instanceOf: ProviderRejectedError });
-  t.is(mismatch?.code, 'payment_amount_mismatch', 'nothing changed, so the retry with the same amount is refused too');
+  const wrongAmount = await adapter.createOrder(orderFor(fixture()));
+  const mismatch = await t.throwsAsync(adapter.payOrder({ ...payment, orderId: wrongAmount.orderId, amount: '1000.00' }), { instanceOf: ProviderRejectedError });
+  t.is(mismatch?.code, 'payment_amount_mismatch', 'nothing repriced, so the amount itself was wrong');
 });
 
-test('adapter: a hold refused for a passenger or a sold-out flight says so in our words', async (t) => {
+test('adapter: an order refused for a passenger or a sold-out flight says so in our words', async (t) => {
   const invalid = await t.throwsAsync(
-    adapter.holdOrder(fixture(), PASSENGERS.map((passenger, index) => (index === 0 ? { ...passenger, family_name: MAGIC_SURNAME_INVALID } : passenger))),
+    adapter.createOrder(orderFor(fixture(), (passengers) => passengers.map((passenger, index) => (index === 0 ? { ...passenger, lastName: MAGIC_SURNAME_INVALID } : passenger)))),
     { instanceOf: ProviderRejectedError },
   );
   t.is(invalid?.code, 'invalid_passenger');
   t.regex(invalid?.message ?? '', /passport/);
   const tooOld = await t.throwsAsync(
-    adapter.holdOrder(fixture(), PASSENGERS.map((passenger) => (passenger.id === 'INFANT_1' ? { ...passenger, born_on: '2020-01-01' } : passenger))),
+    adapter.createOrder(orderFor(fixture(), (passengers) => passengers.map((passenger) => (passenger.providerPassengerId === 'INFANT_1' ? { ...passenger, bornOn: '2020-01-01' } : passenger)))),
     { instanceOf: ProviderRejectedError },
   );
   t.is(tooOld?.code, 'invalid_passenger');
   t.regex(tooOld?.message ?? '', /date of birth/);
-  const soldOut = await t.throwsAsync(adapter.holdOrder(fixture({ flight: MAGIC_FLIGHT_NUMBERS.soldOut }), PASSENGERS), { instanceOf: ProviderRejectedError });
+  const soldOut = await t.throwsAsync(adapter.createOrder(orderFor(fixture({ flight: MAGIC_FLIGHT_NUMBERS.soldOut }))), { instanceOf: ProviderRejectedError });
   t.is(soldOut?.code, 'offer_no_longer_available');
 });
 

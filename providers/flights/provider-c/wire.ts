@@ -155,17 +155,43 @@ export const WireSeatAvailability = z.looseObject({
 });
 export type WireSeatAvailability = z.infer<typeof WireSeatAvailability>;
 
-/** OrderViewRS: the order (held, or paid with its tickets). */
+/** A seat the order holds: its PaxSegment and its place, as SeatAvailabilityRS numbers them. */
+const SeatAssignment = z.looseObject({ PaxSegmentRefID: z.string(), Seat: z.looseObject({ RowNumber: z.number().int().min(1), ColumnID: z.string().regex(/^[A-Z]$/) }) });
+
+/**
+ * What a cancelled order item gives back (VS OrderChange cancel samples): `DueByAirlineAmount` is the
+ * refund owed to the seller; zero on a fare that refunds nothing.
+ */
+const PriceDifferential = z.looseObject({
+  DifferentialTypeCode: z.string(),
+  DiffPrice: z.looseObject({ DueByAirlineAmount: Amount }),
+});
+
+/**
+ * OrderViewRS: the order (OPENED: held, or paid with its tickets; CLOSED: cancelled, each item with what
+ * it refunds). `PaymentTimeLimitDateTime` while it waits for payment.
+ */
 export const WireOrderView = z.looseObject({
   Order: z.looseObject({
     OrderID: z.string().min(1),
     OwnerCode: z.string(),
+    StatusCode: z.enum(['OPENED', 'CLOSED']),
     TotalPrice: z.looseObject({ TotalAmount: Amount }),
     PaymentTimeLimitDateTime: z.iso.datetime({ offset: true }).optional(),
+    CancellationDateTime: z.iso.datetime({ offset: true }).optional(),
     OrderItem: z.array(
       z.looseObject({
         OrderItemID: z.string(),
-        Service: z.array(z.looseObject({ ServiceID: z.string(), PaxRefID: z.string(), StatusCode: z.string(), BookingRef: z.looseObject({ BookingID: z.string() }).optional() })),
+        PriceDifferential: PriceDifferential.optional(),
+        Service: z.array(
+          z.looseObject({
+            ServiceID: z.string(),
+            PaxRefID: z.string(),
+            StatusCode: z.string(),
+            BookingRef: z.looseObject({ BookingID: z.string() }).optional(),
+            SeatAssignment: SeatAssignment.optional(),
+          }),
+        ),
       }),
     ),
   }),
@@ -186,3 +212,20 @@ export const WireOrderReshop = z.looseObject({
     .refine((results) => (results.NoChangeInd === true) !== (results.RepricedOffer !== undefined), 'either NoChangeInd or RepricedOffer'),
 });
 export type WireOrderReshop = z.infer<typeof WireOrderReshop>;
+
+/** OrderReshopRS for a cancel: the offer to accept (OrderChange AcceptCancelledOffer) and what each item refunds. */
+export const WireCancelQuote = z.looseObject({
+  Order: z.looseObject({ OrderID: z.string() }),
+  ReshopResults: z.looseObject({
+    ReshopOffers: z
+      .array(
+        z.looseObject({
+          OfferID: z.string().min(1),
+          OwnerCode: z.string(),
+          DeleteOrderItem: z.array(z.looseObject({ OrderItemRefID: z.string(), PriceDifferential })),
+        }),
+      )
+      .min(1),
+  }),
+});
+export type WireCancelQuote = z.infer<typeof WireCancelQuote>;
