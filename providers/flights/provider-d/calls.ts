@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HTTPError, TimeoutError, type Got } from 'got';
-import { GoneError } from '../../../core/errors.js';
+import { GoneError, isDomainError } from '../../../core/errors.js';
 import { providerFailures } from '../adapter-kit.js';
 import { PROVIDER_ID } from './map.js';
 import { WireCheckFlights, WireError, type WireOffer } from './wire.js';
@@ -35,6 +35,8 @@ export async function call<T>(request: () => Promise<T>, deadline: Deadline, ref
   try {
     return await request();
   } catch (error) {
+    // The deadline ran out before the call was made: already ours.
+    if (isDomainError(error)) throw error;
     if (error instanceof TimeoutError) throw failures.timedOut(deadline.seconds);
     if (error instanceof HTTPError) {
       const refined = refine?.(error);
