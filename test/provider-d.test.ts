@@ -202,7 +202,9 @@ test('sandbox: the hold refuses an invalid passenger, and a price may change at 
       body: JSON.stringify({
         booking_token: bookingToken,
         session_id: first.session_id,
-        passengers: [{ name: 'Ada', surname, title: 'Ms', birthday: '1990-12-10', category: 'adult', email: 'ada@example.com', nationality: 'GB' }],
+        passengers: [
+          { name: 'Ada', surname, title: 'Ms', birthday: '1990-12-10', category: 'adult', email: 'ada@example.com', phone: '+447700900123', nationality: 'GB', cardno: 'P5550001', expiration: '2034-06-30' },
+        ],
         baggage: [],
       }),
     });
@@ -213,7 +215,7 @@ test('sandbox: the hold refuses an invalid passenger, and a price may change at 
   t.true(changed.price_change);
   t.is(changed.total, 121.5);
   const confirmed: Json = await (
-    await fetch(`${sandbox()}/v2/booking/confirm_payment`, { method: 'POST', headers, body: JSON.stringify({ booking_id: changed.booking_id, transaction_id: changed.transaction_id }) })
+    await fetch(`${sandbox()}/v2/booking/confirm_payment`, { method: 'POST', headers, body: JSON.stringify({ booking_id: changed.booking_id, transaction_id: changed.transaction_id, amount: 121.5, currency: 'EUR' }) })
   ).json();
   t.is(confirmed.status, 0);
   const booking: Json = await (await fetch(`${sandbox()}/v2/booking/${changed.booking_id}`, { headers })).json();

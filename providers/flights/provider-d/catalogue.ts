@@ -95,7 +95,26 @@ export const MAGIC_DESTINATIONS = {
   slow: 'ZSL',
   /** check_flights answers 500. */
   error: 'ZER',
+  /** check_flights is fine; save_booking answers 500 and holds nothing. */
+  errorAtBooking: 'ZEB',
+  /**
+   * check_flights is fine; save_booking answers only after SLOW_BOOKING_MS, longer than the 30 s a
+   * caller waits, and holds nothing if the caller has hung up by then.
+   */
+  slowAtBooking: 'ZSB',
+  /** A non-refundable fare: booked like any other, but its cancellation refunds nothing. */
+  nonRefundable: 'ZNR',
 } as const;
+
+/** How long save_booking takes on MAGIC_DESTINATIONS.slowAtBooking: past provider_d's 30 s booking timeout. */
+export const SLOW_BOOKING_MS = 35_000;
+
+/**
+ * What cancelling a paid booking costs, per passenger, in EUR (invented: the sources show no cancellation,
+ * so the rule is an OTA's usual one: the fare back less a handling fee). A non-refundable fare refunds
+ * nothing; an unpaid hold has nothing to refund (its frozen funds are simply released).
+ */
+export const CANCEL_FEE_EUR = 25;
 
 /** A surname save_booking refuses, like a name that fails the provider's checks. */
 export const MAGIC_INVALID_SURNAME = 'INVALID';

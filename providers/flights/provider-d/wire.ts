@@ -128,13 +128,41 @@ export const WireSearchAnswer = z.looseObject({
   search_params: z.looseObject({ seats: WireSeats }),
 });
 
-export const WireSaveBooking = z.looseObject({
-  booking_id: z.number().int(),
-  transaction_id: z.string(),
-  status: z.string(),
-  price_change: z.boolean(),
-  flights_invalid: z.boolean(),
+const Conversion = z.looseObject({ currency: z.string().regex(/^[A-Z]{3}$/), amount: Money });
+
+/**
+ * A booking, as save_booking answers it and GET /v2/booking/{id} (invented) shows it. save_booking's
+ * documented fields are booking_id, transaction_id, status, price_change, flights_invalid, total and
+ * passengers; the rest is the sandbox's (invented): its client reference, PNR, total in the searched
+ * currency, payment deadline and cancellation.
+ */
+export const WireBooking = z.looseObject({
+  booking_id: z.number().int().positive(),
+  transaction_id: z.string().min(1),
+  client_reference: z.string().nullable().optional(),
+  status: z.enum(['CONFIRMATION_PENDING', 'CONFIRMED', 'CANCELLED']),
+  pnr: z.string().nullable().optional(),
+  /** In EUR. */
   total: Money,
+  conversion: Conversion,
+  price_change: z.boolean().optional(),
+  flights_invalid: z.boolean().optional(),
+  payment_deadline: z.iso.datetime(),
+  passengers: z.array(z.looseObject({ pk: z.number().int(), bid: z.number().int() })),
+  cancellation: z.looseObject({ reason: z.string() }).nullable().optional(),
+});
+export type WireBooking = z.infer<typeof WireBooking>;
+
+/** confirm_payment's answer: `status` 0 when paid, -1 with `msg` when not. */
+export const WireConfirmPayment = z.looseObject({ status: z.number().int(), msg: z.string().optional() });
+
+/** POST /v2/booking/{id}/cancel (invented): what the cancellation gives back, in EUR and converted. */
+export const WireCancellation = z.looseObject({
+  booking_id: z.number().int().positive(),
+  status: z.literal('CANCELLED'),
+  cancelled_at: z.iso.datetime(),
+  reason: z.string(),
+  refund: z.looseObject({ amount: Money, currency: z.literal('EUR'), conversion: Conversion }).nullable(),
 });
 
 /** What an error answer says; only used to tell failures apart, never shown to callers. */
