@@ -97,9 +97,10 @@ export class ProviderEOrders {
   /** The offer's binding price now; a total moved since the offer is said before anything is placed. */
   async #verify(request: OrderRequest, offerId: string): Promise<void> {
     const { display } = (await this.calls.call('booking', 'post', 'verify', WireVerifyAnswer, { json: { offerId } })).data.offer.pricing;
+    // An offer does not change currency: one that did is not an answer we can act on.
+    if (display.currency !== request.offer.total_currency) throw failures.unavailable();
     const currency = request.currency;
     const verified = failures.map(() => toDecimalString(display.total, display.currency, 'pricing.display.total'));
-    if (display.currency !== request.offer.total_currency) throw failures.unavailable();
     if (verified === request.offer.total_amount) return;
     const moved = toMinorUnits(verified, currency) - toMinorUnits(request.offer.total_amount, currency);
     throw new PriceChangedError({ orderId: null, previousTotalAmount: request.amount, newTotalAmount: fromMinorUnits(toMinorUnits(request.amount, currency) + moved, currency), currency });
