@@ -115,6 +115,53 @@ export type WireSeatMap = z.infer<typeof WireSeatMap>;
 
 export const WireSeatMapsAnswer = z.looseObject({ data: z.looseObject({ offerId: z.string(), seatmaps: z.array(WireSeatMap) }) });
 
+/** A seat or bag attached to a prebook (and then its booking), as priced when attached. */
+const WireSelectedService = z.looseObject({
+  serviceId: z.string().min(1),
+  type: z.enum(['BAGGAGE', 'SEAT', 'MEAL']),
+  segmentRef: z.string().optional(),
+  passengerRef: z.string().optional(),
+  seatNumber: z.string().regex(/^\d{1,3}[A-Z]$/).optional(),
+  quantity: z.number().int().min(1),
+  price: Price,
+});
+
+/** What a checkout costs: the fare, plus `services` once seats or bags are attached. */
+const CheckoutPricing = z.looseObject({ display: Pricing.extend({ services: Amount.optional() }) });
+
+/** A prebook (its checkout session): POST /flights/prebooks, GET /flights/prebooks/{id}, its services call. */
+export const WirePrebook = z.looseObject({
+  prebookId: z.string().min(1),
+  offerId: z.string(),
+  clientReference: z.string().nullable().optional(),
+  status: z.enum(['PREBOOKED', 'BOOKED', 'CANCELLED', 'EXPIRED']),
+  transactionId: z.string().min(1),
+  expiration: z.iso.datetime({ offset: true }),
+  pricing: CheckoutPricing,
+  changes: z.looseObject({ pricing: z.looseObject({ old: Pricing, new: Pricing }).nullable().optional() }).nullable().optional(),
+  selectedServices: z.array(WireSelectedService).default([]),
+  bookingId: z.string().nullable().optional(),
+  cancelledAt: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+export type WirePrebook = z.infer<typeof WirePrebook>;
+export const WirePrebookAnswer = z.looseObject({ data: WirePrebook });
+
+/** A booking: POST /flights/bookings, GET and DELETE /flights/bookings/{id}. */
+export const WireBooking = z.looseObject({
+  bookingId: z.string().min(1),
+  bookingRef: z.string().min(1),
+  status: z.enum(['CONFIRMED', 'CANCELLED']),
+  prebookId: z.string(),
+  pricing: CheckoutPricing,
+  passengers: z.array(z.looseObject({ passengerRef: z.string(), ticketNumber: z.string().nullable().optional() })),
+  services: z.array(WireSelectedService).default([]),
+  cancelledAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  /** What a cancel refunded; null when nothing. */
+  refund: Price.nullable().optional(),
+});
+export type WireBooking = z.infer<typeof WireBooking>;
+export const WireBookingAnswer = z.looseObject({ data: WireBooking });
+
 /** provider_e's error body: a numeric code (its own table, see sandbox.ts) and a message. */
 export const WireError = z.looseObject({
   error: z.looseObject({ code: z.number().int(), message: z.string().optional(), details: z.array(z.looseObject({ field: z.string() })).optional() }),
@@ -128,6 +175,10 @@ export const ERROR_CODES = {
   bookingNotFound: 4041,
   prebookNotFound: 4042,
   validation: 4002,
+  /** Invented: a CREDIT payment whose amount is not the prebook's price. */
+  amountMismatch: 4003,
+  /** Invented: the prebook is booked already (attach services to it, or cancel it, no more). */
+  prebookBooked: 4090,
   noAvailability: 2001,
   internal: 5000,
 } as const;
