@@ -34,11 +34,9 @@ test.after.always(async () => {
 
 for (const contract of CASES) {
   const id = contract.providerId;
-  const adapter = (timeoutSeconds?: number): Required<Pick<FlightProvider, 'createOrder' | 'payOrder' | 'retrieveOrder' | 'cancelOrder'>> => {
+  const adapter = (timeoutSeconds?: number): FlightProvider => {
     const capabilities = running.service.providers.capabilities(id);
-    const made = contract.adapter(running, timeoutSeconds ? { ...capabilities, booking_timeout_seconds: timeoutSeconds } : capabilities);
-    if (!made.createOrder || !made.payOrder || !made.retrieveOrder || !made.cancelOrder) throw new Error(`${id}'s adapter lacks an order step`);
-    return made as never;
+    return contract.adapter(running, timeoutSeconds ? { ...capabilities, booking_timeout_seconds: timeoutSeconds } : capabilities);
   };
   /** Places the order, and pays it where the provider holds it first: what an instant booking does. */
   const placeAndPay = async (path: 'normal' | 'nonRefundable') => {

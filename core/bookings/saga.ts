@@ -31,7 +31,7 @@ export interface SagaDeps {
   logger: Logger;
   secrets: SecretBox;
   processor: PaymentProcessor;
-  adapter(providerId: string): Required<Pick<FlightProvider, 'createOrder' | 'payOrder' | 'cancelOrder'>> & FlightProvider;
+  adapter(providerId: string): FlightProvider;
   faults?: FaultInjection;
 }
 

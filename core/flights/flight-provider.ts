@@ -34,21 +34,21 @@ export interface FlightProvider {
    * out) or `invalid_passenger`, `GoneError` `offer_expired`, `ProviderUnavailableError`,
    * `ProviderTimeoutError` (after `booking_timeout_seconds`).
    */
-  createOrder?(request: OrderRequest): Promise<ProviderOrder>;
+  createOrder(request: OrderRequest): Promise<ProviderOrder>;
   /**
    * Pays a held order `amount` (its total as last agreed) from the partner's balance, and tickets it.
    * Paying an order already paid returns it. A total the provider moved meanwhile is `PriceChangedError`
    * with `orderId`: nothing is paid, and the order can be paid again at the new total. The order that
    * comes back may carry a new `orderId` (provider_e's booking replaces its prebook).
    */
-  payOrder?(payment: OrderPayment): Promise<ProviderOrder>;
+  payOrder(payment: OrderPayment): Promise<ProviderOrder>;
   /** The order as the provider has it now. Unknown: `NotFoundError` `provider_order_not_found`. */
-  retrieveOrder?(orderId: string): Promise<ProviderOrder>;
+  retrieveOrder(orderId: string): Promise<ProviderOrder>;
   /**
    * Cancels the order, and says what the provider refunds to the partner's balance (null when nothing).
    * Cancelling an order already cancelled answers the same again.
    */
-  cancelOrder?(orderId: string): Promise<OrderCancellation>;
+  cancelOrder(orderId: string): Promise<OrderCancellation>;
 }
 
 /** A passenger of the order, named by their id inside the offer. */
