@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError, PriceChangedError, UnprocessableError, ValidationError } from '../errors.js';
-import type { OfferService } from '../flights/offers.js';
+import type { BookableOffer, OfferService } from '../flights/offers.js';
 import type { Owner } from '../flights/owner.js';
 import type { ProviderCatalog } from '../flights/provider-catalog.js';
 import { toMinorUnits } from '../money/money.js';
@@ -50,10 +50,8 @@ export class BookingService {
     const earlier = await store.findByKey(this.deps.db, booker.userId, request.idempotency_key);
     if (earlier) return { response: await this.#replay(earlier, digest), replayed: true };
 
-    const offer = await this.deps.offers.bookable(booker, providerId, request.offer_id);
     const capabilities = this.deps.providers.capabilities(providerId);
-    if (capabilities.requires_pricing) await this.#priceFirst(booker, providerId, request.offer_id, offer.pricedAt, offer.offer.total_amount, offer.offer.total_currency);
-    const priced = capabilities.requires_pricing ? await this.deps.offers.bookable(booker, providerId, request.offer_id) : offer;
+    const priced = await this.#bookableOffer(booker, providerId, request.offer_id, capabilities.requires_pricing);
     const wantsSeats = (request.seat_selections?.length ?? 0) > 0;
     const seatMaps = wantsSeats && capabilities.supports_seat_selection ? await this.deps.offers.seatMaps(booker, providerId, request.offer_id) : undefined;
     const plan = planBooking({ request, offer: priced, capabilities, providerId, seatMaps });
@@ -290,20 +288,25 @@ export class BookingService {
   }
 
   /**
-   * A provider that requires pricing is priced before the card is touched, unless it was priced in the
-   * last minutes: a total that moved is said now (409 price_changed, no order exists yet).
+   * The offer to book. A provider that requires pricing is priced first, unless it was priced in the last
+   * minutes: a total that moved is said now (409 price_changed, no order exists yet), whether this request
+   * priced it or another one did at the same moment.
    */
-  async #priceFirst(booker: Booker, providerId: string, offerId: string, pricedAt: Date | null, total: string, currency: string): Promise<void> {
-    if (pricedAt && this.deps.clock.now().getTime() - pricedAt.getTime() < PRICING_FRESH_MS) return;
-    const result = await this.deps.offers.price(booker, providerId, offerId);
-    if (result.price_changed) {
-      throw new PriceChangedError({
-        orderId: null,
-        previousTotalAmount: total,
-        newTotalAmount: result.offer.total_amount,
-        currency: result.offer.total_currency !== currency ? result.offer.total_currency : currency,
-      });
+  async #bookableOffer(booker: Booker, providerId: string, offerId: string, requiresPricing: boolean): Promise<BookableOffer> {
+    const offer = await this.deps.offers.bookable(booker, providerId, offerId);
+    if (!requiresPricing || (offer.pricedAt && this.deps.clock.now().getTime() - offer.pricedAt.getTime() < PRICING_FRESH_MS)) return offer;
+    try {
+      await this.deps.offers.price(booker, providerId, offerId);
+    } catch (error) {
+      // Priced by a concurrent request: its result is stored, and compared below all the same.
+      if (!(error instanceof ConflictError && error.code === 'offer_changed')) throw error;
     }
+    const priced = await this.deps.offers.bookable(booker, providerId, offerId);
+    const before = offer.offer;
+    if (priced.offer.total_amount !== before.total_amount || priced.offer.total_currency !== before.total_currency) {
+      throw new PriceChangedError({ orderId: null, previousTotalAmount: before.total_amount, newTotalAmount: priced.offer.total_amount, currency: priced.offer.total_currency });
+    }
+    return priced;
   }
 
   async #storePassengers(trx: Knex.Transaction, bookingId: string, plan: BookingPlan, now: Date): Promise<void> {
