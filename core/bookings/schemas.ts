@@ -44,7 +44,7 @@ export const BookingPassengerInput = z
     known_traveler_number: z.string().regex(/^[A-Za-z0-9]{5,25}$/, '5 to 25 letters and digits').optional(),
     identity_documents: z.array(IdentityDocumentInput).max(5).optional(),
   })
-  .meta({ id: 'BookingPassengerInput' });
+  .meta({ id: 'BookingPassengerInput', examples: [CREATE_BOOKING_EXAMPLE.passengers[0]] });
 export type BookingPassengerInput = z.infer<typeof BookingPassengerInput>;
 
 export const ContactInfo = z
@@ -55,7 +55,7 @@ export const ContactInfo = z
     last_name: PersonName(1),
     title: z.enum(['mr', 'ms', 'mrs', 'miss', 'dr']).optional(),
   })
-  .meta({ id: 'ContactInfo', description: 'Who the airline contacts about the booking.' });
+  .meta({ id: 'ContactInfo', description: 'Who the airline contacts about the booking.', examples: [CREATE_BOOKING_EXAMPLE.contact_info] });
 
 export const SeatSelectionInput = z
   .strictObject({
@@ -67,7 +67,11 @@ export const SeatSelectionInput = z
     price: z.number().min(0).optional().describe('Informative: the price is the seat map’s.'),
     currency: CurrencyCode.optional(),
   })
-  .meta({ id: 'SeatSelection', description: 'A seat from the offer’s seat maps (getOfferSeatMaps) for one passenger on one segment.' });
+  .meta({
+    id: 'SeatSelection',
+    description: 'A seat from the offer’s seat maps (getOfferSeatMaps) for one passenger on one segment.',
+    examples: [CREATE_BOOKING_EXAMPLE.seat_selections[0]],
+  });
 
 const ServiceSelection = z.strictObject({
   id: z.string().min(1).max(100).describe('An `available_services` id of the offer.'),
@@ -104,7 +108,11 @@ export type CreateBookingRequest = z.infer<typeof CreateBookingRequest>;
 
 export const RetryBookingRequest = z
   .strictObject({ ...BookingFields, order_id: z.string().min(1).max(200).describe('The `order_id` of the price_changed error of the failed attempt.') })
-  .meta({ id: 'RetryBookingRequest', description: 'The failed attempt’s request, plus the order id of its price_changed error: the held order is paid at its new total.' });
+  .meta({
+    id: 'RetryBookingRequest',
+    description: 'The failed attempt’s request, plus the order id of its price_changed error: the held order is paid at its new total.',
+    examples: [{ ...CREATE_BOOKING_EXAMPLE, order_id: 'VS932GXF77323' }],
+  });
 export type RetryBookingRequest = z.infer<typeof RetryBookingRequest>;
 
 export const Booking = z
@@ -183,7 +191,9 @@ export const BookingPassenger = Passenger.omit({ user_id: true, is_default: true
   .meta({ id: 'BookingPassenger', examples: [BOOKING_PASSENGER_EXAMPLE] });
 export type BookingPassenger = z.infer<typeof BookingPassenger>;
 
-export const CancelBookingRequest = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() }).meta({ id: 'CancelBookingRequest' });
+export const CancelBookingRequest = z
+  .strictObject({ reason: z.string().trim().min(1).max(500).optional().describe('Why, in your words: kept with the booking and returned.') })
+  .meta({ id: 'CancelBookingRequest', examples: [{ reason: 'plans changed' }] });
 
 export const CancellationResult = z
   .object({

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Actor } from '../../core/actor.js';
 import type { BookingService } from '../../core/bookings/service.js';
 import { Booking, BookingPassenger, TripListQuery, TripSummary } from '../../core/bookings/schemas.js';
+import { Offer } from '../../core/flights/offer-schemas.js';
 import { resolveUserId, UserIdParam } from '../../core/users/access.js';
 import type { UserService } from '../../core/users/service.js';
 import { defineRoute, type Route } from '../route-table.js';
@@ -58,6 +59,7 @@ export function userBookingRoutes(deps: UserBookingRouteDeps): Route[] {
       path: '/v1/users/{userid}/bookings/{bookingid}',
       operationId: 'getUserBooking',
       summary: 'A booking of the traveler',
+      description: 'The full record of one of the traveler’s bookings, whatever its status; another traveler’s is 403.',
       params: BookingPath,
       responses: { 200: { description: 'The booking.', schema: Booking } },
       errors: [404],
@@ -83,7 +85,7 @@ export function userBookingRoutes(deps: UserBookingRouteDeps): Route[] {
       summary: 'The offer behind a booking',
       description: 'The offer as it was booked (normalized, with the provider’s own as `raw_offer`), kept with the booking after the offer itself expires.',
       params: BookingPath,
-      responses: { 200: { description: 'The offer as booked.', schema: z.record(z.string(), z.unknown()).meta({ description: 'An Offer (normalized) as it was booked.' }) } },
+      responses: { 200: { description: 'The offer as booked.', schema: Offer.meta({ description: 'An Offer (normalized) as it was booked.' }) } },
       errors: [404],
       handler: async ({ actor, params }) => ({ body: await deps.bookings.offer(await user(actor, params.userid), params.bookingid) }),
     }),
