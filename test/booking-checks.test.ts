@@ -4,7 +4,7 @@
  * passengers that are not the offer's (count, type), a seat not in the seat map, another traveler's card
  * and a legacy card each answer their status and code, and leave no booking and no authorization.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { runAdminCommand } from '../admin/commands.js';
 import { bookingByKey } from './helpers/booking-records.js';
 import { book, booker, prepareBooking, type Booker } from './helpers/bookings.js';
@@ -23,7 +23,7 @@ test.after.always(async () => {
 });
 
 /** Books `body` as `who`, and asserts that nothing was stored under its key: no booking, so no authorization. */
-async function refused(t: import('ava').ExecutionContext, who: Booker, providerId: string, body: Json): Promise<{ status: number; answer: Json }> {
+async function refused(t: ExecutionContext, who: Booker, providerId: string, body: Json): Promise<{ status: number; answer: Json }> {
   const response = await book(running, who, providerId, body);
   const answer = await jsonOf(response);
   t.is(await bookingByKey(running, who.userId, body.idempotency_key), undefined, 'nothing was stored, nothing authorized');
