@@ -125,7 +125,7 @@ export class BookingService {
       ['failed'],
       { status: 'pending', attempt: row.attempt + 1, amount_minor: toMinorUnits(change.newTotalAmount, change.currency).toString(), failure: null, payment_intent_id: null },
       this.deps.clock.now(),
-      `retry at ${change.newTotalAmount} ${change.currency}`,
+      store.retryNote(change.orderId),
     );
     if (!restarted) return presentResponse(await this.#settled(row));
     return this.#driveAndAnswer(restarted, owner);
