@@ -24,7 +24,9 @@ export const SERVER_INFO = { name: 'travel-partner', title: 'Travel Partner', ve
 
 const INSTRUCTIONS =
   'Flight search and booking for a signed-in traveler. Start with search_flights, turn a result into an offer with create_offer, ' +
-  'then read it (get_offer_details, get_bags, get_seat_map) and give passenger details (update_passenger). Every answer states ' +
+  'then read it (get_offer_details, get_bags, get_seat_map) and give passenger details (update_passenger). Book it with create_booking ' +
+  '(with an idempotency_key of your own, so a retry never books twice) once the traveler agreed to the total, and read it back with ' +
+  'get_booking. Every answer states ' +
   'amounts as decimal strings in the currency named beside them. Errors name a code and what to do next.';
 
 export class ToolServers {

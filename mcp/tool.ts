@@ -10,6 +10,7 @@ import type { FlightSearchService } from '../core/flights/flight-search.js';
 import type { OfferService } from '../core/flights/offers.js';
 import type { Owner } from '../core/flights/owner.js';
 import type { ProviderCatalog } from '../core/flights/provider-catalog.js';
+import type { AgentBooking } from '../core/bookings/agent-booking.js';
 import type { BookingService } from '../core/bookings/service.js';
 import type { PaymentMethodService } from '../core/payment-methods/service.js';
 import type { Scope } from '../core/scopes.js';
@@ -21,6 +22,7 @@ export interface ToolServices {
   providers: ProviderCatalog;
   paymentMethods: PaymentMethodService;
   bookings: BookingService;
+  agentBookings: AgentBooking;
 }
 
 export interface ToolContext {

@@ -3,11 +3,13 @@
  * steps), its REST routes and the traveler's trips, the agent tools, and the periodic jobs that finish
  * bookings a dead process left half-done and let lapsed holds go.
  */
+import { AgentBooking } from '../core/bookings/agent-booking.js';
 import { BookingService } from '../core/bookings/service.js';
 import { NotImplementedError } from '../core/errors.js';
 import type { FlightProvider } from '../core/flights/flight-provider.js';
 import type { OfferService } from '../core/flights/offers.js';
 import type { ProviderCatalog } from '../core/flights/provider-catalog.js';
+import { PassengerService } from '../core/passengers/service.js';
 import type { PaymentMethodService } from '../core/payment-methods/service.js';
 import type { PaymentProcessor } from '../core/ports.js';
 import { BOOKING_TOOLS } from '../mcp/tools/index.js';
@@ -44,11 +46,19 @@ export function bookingsModule(shared: SharedPieces, pieces: BookingPieces): Cap
     },
     faults: faultInjection(config.bookingFaultAfter, logger),
   });
+  // create_booking's lookup: the traveler's default card, saved passengers and profile.
+  const agentBookings = new AgentBooking({
+    bookings,
+    offers: pieces.offers,
+    paymentMethods: pieces.paymentMethods,
+    passengers: new PassengerService({ db: db.knex, clock, secrets: shared.secrets }),
+    users: shared.users,
+  });
   return {
     bookings,
     routes: [...bookingRoutes({ bookings }), ...userBookingRoutes({ bookings, users: shared.users, baseUrl: config.baseUrl })],
     tools: BOOKING_TOOLS,
-    toolServices: { bookings },
+    toolServices: { bookings, agentBookings },
     sweepers: [() => bookings.sweepLapsedHolds()],
     recoveries: [() => bookings.recoverAbandoned()],
   };

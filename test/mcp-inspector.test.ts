@@ -62,7 +62,7 @@ test('agent-token says where the sign-in code is: the mail sandbox’s full addr
 
 test('the Inspector lists the tools and calls them through a search, an offer and its details', async (t) => {
   const { tools } = await inspector('--method', 'tools/list');
-  t.deepEqual(tools.map((tool: { name: string }) => tool.name), ['search_flights', 'create_offer', 'get_offer_details', 'get_bags', 'get_seat_map', 'update_passenger', 'list_payment_methods', 'update_payment_method']);
+  t.deepEqual(tools.map((tool: { name: string }) => tool.name), ['search_flights', 'create_offer', 'get_offer_details', 'get_bags', 'get_seat_map', 'update_passenger', 'list_payment_methods', 'update_payment_method', 'create_booking', 'get_booking']);
 
   const date = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
   const search = await inspector('--method', 'tools/call', '--tool-name', 'search_flights', '--tool-arg', 'origin=LHR', 'destination=CDG', `departure_date=${date}`, 'currency=EUR');

@@ -70,14 +70,14 @@ test('an agent that knows only the URL authorizes itself, lists the tools and ca
   t.truthy(first);
   const authorizationUrl = auth.authorizationUrl as URL;
   t.is(authorizationUrl.searchParams.get('resource'), endpoint(), 'the token is asked for this endpoint');
-  t.is(authorizationUrl.searchParams.get('scope'), 'bookings.write payments.read payments.write', 'the scopes the challenge named');
+  t.is(authorizationUrl.searchParams.get('scope'), 'bookings.write payments.read payments.write bookings.read', 'the scopes the challenge named');
   t.is(authorizationUrl.searchParams.get('code_challenge_method'), 'S256');
   const registered = await running.service.db.knex('oidc_models').where({ kind: 'Client', id: authorizationUrl.searchParams.get('client_id') }).first();
   t.truthy(registered, 'the agent registered itself dynamically');
 
   // 2. The traveler signs in with a mailed code and consents; the agent exchanges the code.
   const outcome = await travelerAuthorizes(running, new TestBrowser(new URL(running.config.authUrl).origin), authorizationUrl, { email: uniqueEmail('agent') });
-  t.deepEqual(outcome.offered, ['bookings.write', 'payments.read', 'payments.write']);
+  t.deepEqual(outcome.offered, ['bookings.write', 'payments.read', 'payments.write', 'bookings.read']);
   const code = outcome.redirectedTo?.searchParams.get('code') as string;
   const transport = new StreamableHTTPClientTransport(new URL(endpoint()), { authProvider: auth });
   await transport.finishAuth(code);
@@ -94,11 +94,13 @@ test('an agent that knows only the URL authorizes itself, lists the tools and ca
     'update_passenger',
     'list_payment_methods',
     'update_payment_method',
+    'create_booking',
+    'get_booking',
   ]);
   for (const tool of tools) {
     t.is(tool.inputSchema.type, 'object');
     t.is(tool.outputSchema?.type, 'object');
-    t.regex(tool.description ?? '', /Needs the (bookings\.write|payments\.read|payments\.write) scope/, 'each tool names the scope it needs');
+    t.regex(tool.description ?? '', /Needs the (bookings\.read|bookings\.write|payments\.read|payments\.write) scope/, 'each tool names the scope it needs');
   }
   t.like(tools.find((tool) => tool.name === 'get_offer_details')?.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true });
   t.like(tools.find((tool) => tool.name === 'create_offer')?.annotations, { readOnlyHint: false, openWorldHint: true });
@@ -177,7 +179,7 @@ test('without a token: 401 with the challenge that leads to the metadata, which 
   const challenge = response.headers.get('www-authenticate') ?? '';
   t.regex(challenge, /^Bearer /);
   t.true(challenge.includes(`resource_metadata="${running.url}/.well-known/oauth-protected-resource/v1/mcp"`));
-  t.true(challenge.includes('scope="bookings.write payments.read payments.write"'));
+  t.true(challenge.includes('scope="bookings.write payments.read payments.write bookings.read"'));
   const metadata = await jsonOf(await fetch(`${running.url}/.well-known/oauth-protected-resource/v1/mcp`));
   t.is(metadata.resource, endpoint());
   t.deepEqual(metadata.authorization_servers, [running.config.authUrl]);

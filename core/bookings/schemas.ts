@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CurrencyCode } from '../flights/offer-schemas.js';
+import { ProviderId } from '../flights/schemas.js';
 import { Passenger } from '../passengers/schemas.js';
 import { CalendarDate, PersonName } from '../validation.js';
 import { BOOKING_EXAMPLE, BOOKING_PASSENGER_EXAMPLE, CANCELLATION_EXAMPLE, CREATE_BOOKING_EXAMPLE, TRIP_SUMMARY_EXAMPLE } from './examples.js';
@@ -73,7 +74,7 @@ export const SeatSelectionInput = z
     examples: [CREATE_BOOKING_EXAMPLE.seat_selections[0]],
   });
 
-const ServiceSelection = z.strictObject({
+export const ServiceSelection = z.strictObject({
   id: z.string().min(1).max(100).describe('An `available_services` id of the offer.'),
   quantity: z.number().int().min(1).max(9),
 });
@@ -114,6 +115,37 @@ export const RetryBookingRequest = z
     examples: [{ ...CREATE_BOOKING_EXAMPLE, order_id: 'VS932GXF77323' }],
   });
 export type RetryBookingRequest = z.infer<typeof RetryBookingRequest>;
+
+/**
+ * create_booking's input: what an agent knows. The rest of a CreateBookingRequest (the traveler, the
+ * currency, the card, passengers and contact where left out) is looked up for it (agent-booking.ts).
+ */
+export const AgentBookingRequest = z.strictObject({
+  provider_id: ProviderId,
+  offer_id: z.uuid().describe('The offer’s id, as create_offer (or createProviderOffer over REST) answered it.'),
+  payment_method_id: z
+    .uuid()
+    .optional()
+    .describe('The card to charge, an id from list_payment_methods. Left out: the traveler’s default card.'),
+  passengers: z
+    .array(BookingPassengerInput)
+    .min(1)
+    .max(9)
+    .optional()
+    .describe(
+      'Every passenger of the offer, names as in the passport, with a passport in identity_documents where the offer says passenger_identity_documents_required. Left out: the traveler’s saved passengers the partner matched to the offer’s passengers.',
+    ),
+  contact: ContactInfo.optional().describe('Who the airline contacts. Left out: the traveler’s profile (e-mail, phone and name).'),
+  bag_selections: z.array(ServiceSelection).max(20).optional().describe('Extra bags from get_bags: each `id` of bags_for_sale and how many.'),
+  seat_selections: z.array(SeatSelectionInput).max(40).optional().describe('Seats from get_seat_map: segment_id, the passenger’s id in the offer, seat_number.'),
+  order_type: BookingFields.order_type,
+  idempotency_key: BookingFields.idempotency_key
+    .optional()
+    .describe(
+      'Send your own, stable for this purchase: a repeat with the same key and input answers the first booking instead of booking (and charging) twice, so a call whose answer was lost can be retried safely. Left out: a new key is made, and a repeat books again.',
+    ),
+});
+export type AgentBookingRequest = z.infer<typeof AgentBookingRequest>;
 
 export const Booking = z
   .object({

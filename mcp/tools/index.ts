@@ -1,7 +1,9 @@
 /** The tools the endpoint serves, by capability; tools/list gives them in the order the root lists the modules. */
 import type { Tool } from '../tool.js';
+import { createBooking } from './create-booking.js';
 import { createOffer } from './create-offer.js';
 import { getBags } from './get-bags.js';
+import { getBooking } from './get-booking.js';
 import { getOfferDetails } from './get-offer-details.js';
 import { getSeatMap } from './get-seat-map.js';
 import { listPaymentMethods } from './list-payment-methods.js';
@@ -16,4 +18,4 @@ export const OFFER_TOOLS: Tool[] = [searchFlights, createOffer, getOfferDetails,
 export const CARD_TOOLS: Tool[] = [listPaymentMethods, updatePaymentMethod] as unknown as Tool[];
 
 /** Bookings: book an offer with a saved card, and read a booking. */
-export const BOOKING_TOOLS: Tool[] = [] as unknown as Tool[];
+export const BOOKING_TOOLS: Tool[] = [createBooking, getBooking] as unknown as Tool[];

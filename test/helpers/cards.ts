@@ -75,3 +75,20 @@ export async function saveCard(running: RunningService, who: CardTraveler, card:
   assert.equal(response.status, 201, `not saved: ${response.status} ${JSON.stringify(body)}`);
   return body.id as string;
 }
+
+/**
+ * Saves a card the way the component does for a traveler with no partner (a self-registered agent's):
+ * the browser's own session makes the token and saves it, with the session's CSRF token; no API key.
+ */
+export async function saveCardInBrowser(running: RunningService, browser: TestBrowser, card: { number?: string } = {}, isDefault?: boolean): Promise<string> {
+  const token = await vaultToken(running, browser, card);
+  const { csrfToken } = await tokenizationSession(running, browser);
+  const response = await asBrowser(running, browser, '/v1/users/me/payment-methods/from-token', {
+    method: 'POST',
+    body: { vaultToken: token, ...(isDefault === undefined ? {} : { isDefault }) },
+    csrf: csrfToken,
+  });
+  const body = (await response.json()) as Json;
+  assert.equal(response.status, 201, `not saved: ${response.status} ${JSON.stringify(body)}`);
+  return body.id as string;
+}
