@@ -123,9 +123,16 @@ export class BookingService {
       row.id,
       owner,
       ['failed'],
-      { status: 'pending', attempt: row.attempt + 1, amount_minor: toMinorUnits(change.newTotalAmount, change.currency).toString(), failure: null, payment_intent_id: null },
+      {
+        status: 'pending',
+        attempt: row.attempt + 1,
+        amount_minor: toMinorUnits(change.newTotalAmount, change.currency).toString(),
+        failure: null,
+        payment_intent_id: null,
+        retried_order_id: change.orderId,
+      },
       this.deps.clock.now(),
-      store.retryNote(change.orderId),
+      `retry of order ${change.orderId} at ${change.newTotalAmount} ${change.currency}`,
     );
     if (!restarted) return presentResponse(await this.#settled(row));
     return this.#driveAndAnswer(restarted, owner);
@@ -224,8 +231,13 @@ export class BookingService {
       const owner = this.#saga.newOwner();
       const taken = await store.takeLease(this.deps.db, id, ['booking_created'], owner, this.#saga.leaseUntil(), this.deps.clock.now());
       if (!taken || taken.confirm_requested) continue;
-      await this.#saga.cancel(taken, owner, 'hold_lapsed');
-      swept += 1;
+      try {
+        await this.#saga.cancel(taken, owner, 'hold_lapsed');
+        swept += 1;
+      } catch (error) {
+        // One hold that cannot be let go now does not keep the others: the next sweep tries it again.
+        if (!(error instanceof LeaseLost)) this.deps.logger.error({ err: error, booking_id: id }, 'a lapsed hold could not be let go; the next sweep tries again');
+      }
     }
     return swept;
   }

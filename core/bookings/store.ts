@@ -20,6 +20,7 @@ export interface BookingRow {
   status: BookingStatus;
   provider_status: 'held' | 'confirmed' | 'cancelled' | null;
   provider_order_id: string | null;
+  retried_order_id: string | null;
   airline_pnr: string | null;
   payment_required_by: Date | null;
   payment_method_id: string | null;
@@ -127,21 +128,13 @@ export async function findById(db: Db, id: string): Promise<BookingRow | undefin
   return UUID.test(id) ? db('bookings').where({ id }).first() : undefined;
 }
 
+/** The traveler's booking of the provider's order: the one it holds now, or the one a retry paid. */
 export async function findByOrder(db: Db, userId: string, providerId: string, orderId: string): Promise<BookingRow | undefined> {
-  const current = await db('bookings').where({ user_id: userId, provider_id: providerId, provider_order_id: orderId }).orderBy('created_at', 'desc').first();
-  if (current) return current;
-  // A provider whose payment step makes a new order id (provider_e's booking after its prebook) leaves the
-  // retried order id only in the retry's event: a repeat of the retry still finds its booking by it.
   return db('bookings')
     .where({ user_id: userId, provider_id: providerId })
-    .whereExists(db('booking_events').select(db.raw('1')).whereRaw('booking_events.booking_id = bookings.id').where({ note: retryNote(orderId) }))
+    .where((where) => where.where('provider_order_id', orderId).orWhere('retried_order_id', orderId))
     .orderBy('created_at', 'desc')
     .first();
-}
-
-/** The event note of a retry that pays `orderId`, the order a price change left held. */
-export function retryNote(orderId: string): string {
-  return `retry of order ${orderId}`;
 }
 
 /**

@@ -31,6 +31,9 @@ export async function up(knex: Knex): Promise<void> {
     // Where the provider's order stands: held (to be paid), confirmed (paid, ticketed) or cancelled.
     t.text('provider_status');
     t.text('provider_order_id');
+    // The order a retry after a price change paid: a provider whose payment step gives the order a new id
+    // (provider_e's booking replaces its prebook) is still found by the id the price change named.
+    t.text('retried_order_id');
     t.text('airline_pnr');
     t.timestamp('payment_required_by', { useTz: true });
     t.uuid('payment_method_id').references('payment_methods.id').onDelete('SET NULL');
@@ -77,6 +80,7 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['user_id', 'idempotency_key']);
     t.index(['user_id', 'created_at']);
     t.index(['provider_id', 'provider_order_id']);
+    t.index(['provider_id', 'retried_order_id']);
   });
   await knex.raw(
     "ALTER TABLE bookings ADD CONSTRAINT bookings_status CHECK (status IN ('pending', 'payment_authorized', 'booking_created', 'payment_captured', 'failed', 'cancelled', 'confirmed'))",
