@@ -8,7 +8,7 @@
 import test from 'ava';
 import { toMinorUnits } from '../core/money/money.js';
 import { book, booker, prepareBooking, type Booker } from './helpers/bookings.js';
-import { jsonOf, type Json } from './helpers/http.js';
+import type { Json } from './helpers/http.js';
 import { createPartnerClient, type PartnerClient } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 

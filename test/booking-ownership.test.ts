@@ -10,7 +10,7 @@ import test from 'ava';
 import { asPartner } from './helpers/cards.js';
 import { book, booker, prepareBooking, type Booker, type PreparedBooking } from './helpers/bookings.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, partnerWithTraveler, uniqueEmail, userIdOf, type PartnerClient } from './helpers/oauth.js';
+import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, uniqueEmail, userIdOf, type PartnerClient } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 type Caller = { partner: { apiKey: string }; token: string };
@@ -36,12 +36,9 @@ test.before(async () => {
   const partner = await createPartnerClient(running, 'Owner Air', 'ownership-tests');
   const other = await createPartnerClient(running, 'Other Air', 'ownership-tests');
   [ada, bob, carol] = await Promise.all([booker(running, partner), booker(running, partner), booker(running, other)]);
-  [readOnly, writeOnly] = await Promise.all(
-    ['bookings.read', 'bookings.write'].map(async (scope) => {
-      const { token } = await travelerOf(partner, scope);
-      return { partner, token };
-    }),
-  );
+  const [reader, writer] = await Promise.all([travelerOf(partner, 'bookings.read'), travelerOf(partner, 'bookings.write')]);
+  readOnly = { partner, token: reader.token };
+  writeOnly = { partner, token: writer.token };
   const plans: [keyof typeof mine, string, 'instant' | 'hold'][] = [
     ['upcoming', 'provider_d', 'instant'],
     ['completed', 'provider_c', 'instant'],
