@@ -26,7 +26,8 @@ let readOnly: Caller;
 let writeOnly: Caller;
 
 /** Ada's bookings: upcoming (provider_d), completed (provider_c's fixture flies on 2026-06-03), a hold, and two to cancel. */
-const mine: Record<'upcoming' | 'completed' | 'hold' | 'cancelledByAda' | 'cancelledByAdmin', { id: string; providerId: string; prepared: PreparedBooking }> = {} as never;
+type Mine = Record<'upcoming' | 'completed' | 'hold' | 'cancelledByAda' | 'cancelledByAdmin', { id: string; providerId: string; prepared: PreparedBooking }>;
+const mine = {} as Mine;
 /** Ada's sold-out attempt: a failed booking, never a trip. */
 let failedId: string;
 
@@ -39,7 +40,7 @@ test.before(async () => {
   const [reader, writer] = await Promise.all([travelerOf(partner, 'bookings.read'), travelerOf(partner, 'bookings.write')]);
   readOnly = { partner, token: reader.token };
   writeOnly = { partner, token: writer.token };
-  const plans: [keyof typeof mine, string, 'instant' | 'hold'][] = [
+  const plans: [keyof Mine, string, 'instant' | 'hold'][] = [
     ['upcoming', 'provider_d', 'instant'],
     ['completed', 'provider_c', 'instant'],
     ['hold', 'provider_b', 'hold'],
@@ -213,7 +214,7 @@ test.serial('the owner cancels; an administrator with an unscoped token cancels 
 test('listUserBookings pages newest first with limit, cursor and a Link header; status follows the trip rule; failed attempts are no trips', async (t) => {
   const all = await tripIds(ada);
   t.false(all.includes(failedId), 'a failed booking is not a trip');
-  const expected = ['cancelledByAdmin', 'cancelledByAda', 'hold', 'completed', 'upcoming'].map((name) => mine[name as keyof typeof mine].id);
+  const expected = ['cancelledByAdmin', 'cancelledByAda', 'hold', 'completed', 'upcoming'].map((name) => mine[name as keyof Mine].id);
   t.deepEqual(all, expected, 'newest first');
 
   const seen: string[] = [];
