@@ -416,6 +416,9 @@ function sorted(value: unknown): unknown {
   return value;
 }
 
+/** A creation time as encodeCursor writes it (toISOString of a four-digit year). */
+const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function encodeCursor(row: BookingRow): string {
   return Buffer.from(JSON.stringify([row.created_at.toISOString(), row.id])).toString('base64url');
 }
@@ -424,8 +427,11 @@ function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string
   if (!cursor) return undefined;
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    // Only what encodeCursor writes: a date such as -271821-04-20 parses in JavaScript, but PostgreSQL
+    // cannot hold it and the query would fail with a 500.
+    if (typeof createdAt !== 'string' || !CURSOR_INSTANT.test(createdAt) || !store.UUID.test(id)) throw new Error('bad cursor');
     const date = new Date(createdAt);
-    if (Number.isNaN(date.getTime()) || !store.UUID.test(id)) throw new Error('bad cursor');
+    if (Number.isNaN(date.getTime())) throw new Error('bad cursor');
     return { createdAt: date, id };
   } catch {
     throw new ValidationError([{ field: 'cursor', rule: 'cursor', message: 'not a cursor this API gave: start again without it' }]);
