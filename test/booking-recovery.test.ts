@@ -220,3 +220,34 @@ test.serial('a second recovery pass changes nothing', async (t) => {
   t.is(await running.service.recover(), 0);
   t.deepEqual(await snapshot(), before);
 });
+
+test.serial('a repeat of the request drives on a booking whose process died, before any recovery pass', async (t) => {
+  // The clock is past the lease from the start: the repeat finds the dead process's lease lapsed at once.
+  ahead = LEASE_MS + 60_000;
+  const prepared = await prepareBooking(running, ada, 'provider_c');
+  const child = await startDyingService(running, database.url, dataEncryptionKey, 'booking_created');
+  try {
+    const answered = await book({ ...running, url: child.url }, ada, 'provider_c', prepared.body).then(
+      (response) => response.status,
+      () => undefined,
+    );
+    t.is(answered, undefined, child.output());
+    t.is(await child.death, 'SIGKILL');
+  } finally {
+    child.dispose();
+  }
+
+  const repeat = await book(running, ada, 'provider_c', prepared.body);
+  const answer = await jsonOf(repeat);
+  t.is(repeat.status, 200, JSON.stringify(answer));
+  t.is(answer.booking.status, 'confirmed');
+  const bookingId = answer.booking.id;
+  t.deepEqual(await eventsOf(bookingId), HELD_THEN_PAID);
+  const intents = await intentsOf(bookingId);
+  t.deepEqual(
+    intents.map((intent: Json) => [intent.status, BigInt(intent.amount_received)]),
+    [['succeeded', toMinorUnits(prepared.order.amount, prepared.order.currency)]],
+  );
+  t.deepEqual((await ordersOf('provider_c', bookingId)).map((order: Json) => [order.id, orderState(order.status)]), [[answer.booking.provider_order_id, 'paid']]);
+  t.is(await running.service.recover(), 0, 'nothing was left for the recovery pass');
+});
