@@ -277,6 +277,8 @@ export class BookingService {
     let row = start;
     while (row.lease_owner !== null && this.deps.clock.now().getTime() < limit) {
       if (row.lease_expires_at && row.lease_expires_at < this.deps.clock.now()) {
+        // Its holder died after the last step was recorded (confirmed, failed): nothing is left to wait for.
+        if (!store.IN_FLIGHT.includes(row.status)) return row;
         const owner = this.#saga.newOwner();
         const taken = await store.takeLease(this.deps.db, row.id, store.IN_FLIGHT, owner, this.#saga.leaseUntil(), this.deps.clock.now());
         if (taken) return this.#saga.drive(taken, owner).catch((error: unknown) => (error instanceof LeaseLost ? this.#reload(row.id) : Promise.reject(error)));
