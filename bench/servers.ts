@@ -2,6 +2,7 @@
  * Benchmark servers run in processes of their own (bench/child.ts is their side): started here, they say
  * when they are ready and, when asked, how much CPU time they have used, so that a target's CPU time per
  * request is the server's alone, not the load generator's.
+ * BENCH_SERVER_LOG=1 shows their standard output (the service's request and error log) for debugging.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 
