@@ -8,10 +8,7 @@ import pg from 'pg';
 const DUPLICATE_DATABASE = '42P04';
 
 export async function ensureDatabase(url: string): Promise<void> {
-  const name = decodeURIComponent(new URL(url).pathname.slice(1));
-  if (!/bench|test/i.test(name)) {
-    throw new Error(`DATABASE_URL names "${name}": the benchmark writes rows, so use a database whose name contains "bench" or "test".`);
-  }
+  const name = benchDatabaseName(url);
   const server = new URL(url);
   server.pathname = '/postgres';
   const client = new pg.Client({ connectionString: server.href });
@@ -25,4 +22,13 @@ export async function ensureDatabase(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** The database's name, once it says it is for benchmarks or tests. */
+export function benchDatabaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  if (!/bench|test/i.test(name)) {
+    throw new Error(`DATABASE_URL names "${name}": the benchmark writes rows, so use a database whose name contains "bench" or "test".`);
+  }
+  return name;
 }

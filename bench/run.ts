@@ -13,15 +13,19 @@
  * - the refresh grant at the token endpoint: client authentication, the refresh token, grant and account
  *   read, a new RS256-signed access token (no goal; reported for capacity planning).
  *
+ * Then, once those servers are stopped, the booking benchmark (booking-bench.ts): createProviderBooking
+ * at 10 concurrent travelers against the sandboxes' own latency for the same calls.
+ *
  * Each server runs in its own process so that its CPU time per request can be read; autocannon drives
  * them with keep-alive connections in interleaved rounds. Each round measures every target back to back,
  * and a target's ratio is the median of its per-round ratios to the bare app: steadier than ratios of
  * medians when the machine's speed drifts.
  *
- * BENCH_SECONDS (default 5) per round, BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10).
+ * BENCH_SECONDS (default 5) per round, BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10); for bookings,
+ * BENCH_BOOKING_ROUNDS (default 3) and BENCH_BOOKINGS per traveler and round (default 10).
  * DATABASE_URL selects PostgreSQL for the service; otherwise it uses the embedded database.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
@@ -32,6 +36,8 @@ import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
 import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
 import { providerDOffers } from '../providers/flights/provider-d/normalizer.js';
 import { providerEOffers } from '../providers/flights/provider-e/normalizer.js';
+import { runBookingBench } from './booking-bench.js';
+import { cpuOf, median, startServer } from './servers.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -68,25 +74,6 @@ interface Round {
   non2xx: number;
 }
 
-async function startServer(script: string): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(new URL(script, import.meta.url), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { ready: Ready }).ready));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { child, ready };
-}
-
-function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (message) => {
-      const { cpu } = message as { cpu: NodeJS.CpuUsage };
-      resolve(cpu.user + cpu.system);
-    });
-    child.send('cpu');
-  });
-}
-
 async function measure(target: Target, duration: number): Promise<Round> {
   const cpuBefore = await cpuOf(target.child);
   const result = await autocannon({
@@ -109,12 +96,6 @@ async function measure(target: Target, duration: number): Promise<Round> {
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
 /** Offers per second one normalizer turns out, over about two seconds. */
 function normalizationRate(normalizer: OfferNormalizer, native: unknown): number {
   for (let i = 0; i < 200; i++) Offer.parse(normalizer.normalize(structuredClone(native), new Date()).offer);
@@ -135,8 +116,8 @@ const normalizers: [string, OfferNormalizer, unknown][] = [
   ['provider_e', providerEOffers, JSON.parse(fs.readFileSync(new URL('../providers/flights/provider-e/fixtures/lhr-jfk-gbp.json', import.meta.url), 'utf8'))],
 ];
 
-const bareServer = await startServer('./bare-server.ts');
-const appServer = await startServer('./app-server.ts');
+const bareServer = await startServer<Ready>(new URL('./bare-server.ts', import.meta.url));
+const appServer = await startServer<Ready>(new URL('./app-server.ts', import.meta.url));
 const appBase = `http://127.0.0.1:${appServer.ready.port}`;
 const targets: Target[] = [
   {
@@ -241,3 +222,5 @@ try {
   bareServer.child.kill();
   appServer.child.disconnect();
 }
+
+await runBookingBench();
