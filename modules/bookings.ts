@@ -5,6 +5,7 @@
  */
 import { AgentBooking } from '../core/bookings/agent-booking.js';
 import { BookingService } from '../core/bookings/service.js';
+import { TripService } from '../core/bookings/trips.js';
 import { NotImplementedError } from '../core/errors.js';
 import type { FlightProvider } from '../core/flights/flight-provider.js';
 import type { OfferService } from '../core/flights/offers.js';
@@ -56,7 +57,7 @@ export function bookingsModule(shared: SharedPieces, pieces: BookingPieces): Cap
   });
   return {
     bookings,
-    routes: [...bookingRoutes({ bookings }), ...userBookingRoutes({ bookings, users: shared.users, baseUrl: config.baseUrl })],
+    routes: [...bookingRoutes({ bookings }), ...userBookingRoutes({ trips: new TripService({ db: db.knex, clock, secrets: shared.secrets }), users: shared.users, baseUrl: config.baseUrl })],
     tools: BOOKING_TOOLS,
     toolServices: { bookings, agentBookings },
     sweepers: [() => bookings.sweepLapsedHolds()],

@@ -6,19 +6,20 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Knex } from 'knex';
-import { ConflictError, ForbiddenError, NotFoundError, PriceChangedError, UnprocessableError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, PriceChangedError, UnprocessableError } from '../errors.js';
 import type { BookableOffer, OfferService } from '../flights/offers.js';
 import type { Owner } from '../flights/owner.js';
 import type { ProviderCatalog } from '../flights/provider-catalog.js';
 import { toMinorUnits } from '../money/money.js';
 import type { PaymentMethodService } from '../payment-methods/service.js';
-import { planBooking, type BookingPlan } from './booking-plan.js';
-import { presentCancellation, presentPassenger, presentResponse, presentTrip } from './present.js';
-import { BookingSaga, documentsContext, failureError, LeaseLost, vaultTokenContext, type SagaDeps } from './saga.js';
-import type { BookingPassenger, BookingResponse, CancellationResult, CreateBookingRequest, RetryBookingRequest, TripSummary } from './schemas.js';
+import { planBooking } from './booking-plan.js';
+import { storePassengers } from './passenger-records.js';
+import { presentCancellation, presentResponse } from './present.js';
+import { BookingSaga, failureError, LeaseLost, vaultTokenContext, type SagaDeps } from './saga.js';
+import type { BookingResponse, CancellationResult, CreateBookingRequest, RetryBookingRequest } from './schemas.js';
 import * as store from './store.js';
 import type { BookingRow } from './store.js';
+import { bookingNotFound } from './trips.js';
 import { tripColumns } from './trip.js';
 
 export interface BookingDeps extends SagaDeps {
@@ -91,7 +92,7 @@ export class BookingService {
         created_at: now,
         updated_at: now,
       });
-      if (inserted) await this.#storePassengers(trx, inserted.id, plan, now);
+      if (inserted) await storePassengers(trx, this.deps.secrets, inserted.id, plan, now);
       return inserted;
     });
     // Another request with this key got there first: answer as it does.
@@ -114,10 +115,10 @@ export class BookingService {
       );
     }
     const change = row.failure?.priceChange;
-    if (row.status !== 'failed' || change?.orderId !== request.order_id) return presentResponse(await this.#settled(row));
+    if (row.status !== 'failed' || change?.orderId !== request.order_id) return answerOf(await this.#settled(row));
     const owner = this.#saga.newOwner();
     const taken = await store.takeLease(this.deps.db, row.id, ['failed'], owner, this.#saga.leaseUntil(), this.deps.clock.now());
-    if (!taken) return presentResponse(await this.#settled(row));
+    if (!taken) return answerOf(await this.#settled(row));
     const restarted = await store.advance(
       this.deps.db,
       row.id,
@@ -134,7 +135,7 @@ export class BookingService {
       this.deps.clock.now(),
       `retry of order ${change.orderId} at ${change.newTotalAmount} ${change.currency}`,
     );
-    if (!restarted) return presentResponse(await this.#settled(row));
+    if (!restarted) return answerOf(await this.#settled(row));
     return this.#driveAndAnswer(restarted, owner);
   }
 
@@ -142,7 +143,7 @@ export class BookingService {
   async confirmHold(booker: Booker, providerId: string, bookingId: string): Promise<BookingResponse> {
     const row = await this.#own(booker, providerId, bookingId);
     if (row.order_type !== 'hold' || row.status !== 'booking_created') {
-      if (row.order_type === 'hold' && ['payment_captured', 'confirmed'].includes(row.status)) return presentResponse(await this.#settled(row));
+      if (row.order_type === 'hold' && ['payment_captured', 'confirmed'].includes(row.status)) return answerOf(await this.#settled(row));
       throw new ConflictError(`Booking ${row.id} is ${row.status}, not a hold awaiting payment: only a held booking (order_type hold, status booking_created) is confirmed.`, 'booking_not_held');
     }
     if (row.payment_required_by && row.payment_required_by <= this.deps.clock.now()) {
@@ -151,9 +152,9 @@ export class BookingService {
     const owner = this.#saga.newOwner();
     const now = this.deps.clock.now();
     const taken = await store.takeLease(this.deps.db, row.id, ['booking_created'], owner, this.#saga.leaseUntil(), now);
-    if (!taken) return presentResponse(await this.#settled(row));
+    if (!taken) return answerOf(await this.#settled(row));
     const requested = await store.advance(this.deps.db, row.id, owner, ['booking_created'], { confirm_requested: true }, now, 'confirm requested');
-    if (!requested) return presentResponse(await this.#settled(row));
+    if (!requested) return answerOf(await this.#settled(row));
     return this.#driveAndAnswer(requested, owner);
   }
 
@@ -178,33 +179,6 @@ export class BookingService {
     const taken = await store.takeLease(this.deps.db, row.id, [row.status], owner, this.#saga.leaseUntil(), this.deps.clock.now());
     if (!taken) throw new ConflictError(`Booking ${row.id} is being changed by another request: read it again in a moment.`, 'booking_busy');
     return presentCancellation(await this.#saga.cancel(taken, owner, reason ?? null));
-  }
-
-  /** listUserBookings: trips, newest first, `limit` per page; the cursor is the last one's position. */
-  async trips(userId: string, query: { status?: TripSummary['status'] | undefined; limit: number; cursor?: string | undefined }): Promise<{ trips: TripSummary[]; next: string | undefined }> {
-    const today = this.deps.clock.now().toISOString().slice(0, 10);
-    const rows = await store.tripsOf(this.deps.db, userId, { status: query.status, today, limit: query.limit + 1, after: decodeCursor(query.cursor) });
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    return { trips: page.map((row) => presentTrip(row, today)), next: rows.length > query.limit && last ? encodeCursor(last) : undefined };
-  }
-
-  /** getUserBooking. */
-  async ofUser(userId: string, bookingId: string): Promise<BookingResponse['booking']> {
-    return presentResponse(await this.#ofUser(userId, bookingId)).booking;
-  }
-
-  /** getUserBookingPassengers. */
-  async passengers(userId: string, bookingId: string): Promise<BookingPassenger[]> {
-    const row = await this.#ofUser(userId, bookingId);
-    const [passengers, seats] = await Promise.all([store.passengersOf(this.deps.db, row.id), store.seatsOf(this.deps.db, row.id)]);
-    return passengers.map((passenger) => presentPassenger(passenger, seats, this.#knownTravelerNumber(passenger)));
-  }
-
-  /** getUserBookingOffer: the offer as it was booked. */
-  async offer(userId: string, bookingId: string): Promise<Record<string, unknown>> {
-    const row = await this.#ofUser(userId, bookingId);
-    return { ...row.offer, id: row.offer_id ?? row.provider_offer_id };
   }
 
   /** The recovery pass: drives on every booking whose process died mid-saga. Returns how many. */
@@ -251,8 +225,7 @@ export class BookingService {
       if (!(error instanceof LeaseLost)) throw error;
       done = await this.#settled(row);
     }
-    if (done.status === 'failed' && done.failure) throw failureError(done.failure);
-    return presentResponse(done);
+    return answerOf(done);
   }
 
   /** The answer to a repeat of the key: the same body waits for the first request's outcome. */
@@ -263,9 +236,7 @@ export class BookingService {
         'idempotency_conflict',
       );
     }
-    const settled = await this.#settled(row);
-    if (settled.status === 'failed' && settled.failure) throw failureError(settled.failure);
-    return presentResponse(settled);
+    return answerOf(await this.#settled(row));
   }
 
   /**
@@ -323,59 +294,6 @@ export class BookingService {
     return priced;
   }
 
-  async #storePassengers(trx: Knex.Transaction, bookingId: string, plan: BookingPlan, now: Date): Promise<void> {
-    const ids = new Map<string, string>();
-    for (const passenger of plan.passengers) {
-      const [row] = await trx('booking_passengers')
-        .insert({
-          booking_id: bookingId,
-          user_passenger_id: passenger.userPassengerId,
-          provider_passenger_id: passenger.providerPassengerId,
-          traveler_type: passenger.type === 'infant_without_seat' ? 'infant' : passenger.type,
-          title: passenger.title,
-          first_name: passenger.firstName,
-          middle_name: passenger.middleName,
-          last_name: passenger.lastName,
-          date_of_birth: passenger.bornOn,
-          gender: passenger.gender,
-          email: passenger.email,
-          phone_number: passenger.phoneNumber,
-          nationality: passenger.nationality,
-          fare_basis_code: passenger.fareBasisCode,
-          position: passenger.position,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id');
-      const id = row.id as string;
-      ids.set(passenger.providerPassengerId, id);
-      if (passenger.identityDocuments.length > 0 || passenger.knownTravelerNumber) {
-        const sealed = this.deps.secrets.seal(JSON.stringify({ identityDocuments: passenger.identityDocuments, knownTravelerNumber: passenger.knownTravelerNumber }), documentsContext(id));
-        await trx('booking_passengers').where({ id }).update({ documents_sealed: sealed });
-      }
-    }
-    for (const seat of plan.seats) {
-      await trx('booking_seat_selections').insert({
-        booking_id: bookingId,
-        booking_passenger_id: ids.get(seat.providerPassengerId),
-        user_passenger_id: plan.passengers.find((passenger) => passenger.providerPassengerId === seat.providerPassengerId)?.userPassengerId ?? null,
-        segment_id: seat.segmentId,
-        seat_number: seat.seatNumber,
-        seat_row: seat.row,
-        seat_column: seat.column,
-        price: seat.price,
-        currency: seat.price === null ? null : plan.currency,
-        created_at: now,
-        updated_at: now,
-      });
-    }
-  }
-
-  #knownTravelerNumber(passenger: store.BookingPassengerRow): string | null {
-    if (!passenger.documents_sealed) return null;
-    return (JSON.parse(this.deps.secrets.open(passenger.documents_sealed, documentsContext(passenger.id))) as { knownTravelerNumber: string | null }).knownTravelerNumber;
-  }
-
   /** A booking of the provider: the traveler's own, 403 for another traveler's, 404 for none. */
   async #own(booker: Booker, providerId: string, bookingId: string): Promise<BookingRow> {
     const row = await this.#any(providerId, bookingId);
@@ -386,25 +304,30 @@ export class BookingService {
   async #any(providerId: string, bookingId: string): Promise<BookingRow> {
     this.deps.providers.get(providerId);
     const row = await store.findById(this.deps.db, bookingId);
-    if (!row || row.provider_id !== providerId) throw notFound(bookingId);
+    if (!row || row.provider_id !== providerId) throw bookingNotFound(bookingId);
     return row;
   }
 
-  /** A trip of the traveler: `/users/{userid}/bookings/{id}` of another traveler is 403 too (decisions §3). */
-  async #ofUser(userId: string, bookingId: string): Promise<BookingRow> {
-    const row = await store.findById(this.deps.db, bookingId);
-    if (!row) throw notFound(bookingId);
-    if (row.user_id !== userId) throw new ForbiddenError(`Booking ${bookingId} is not this traveler's: only its traveler (or an administrator) reaches it.`, 'not_booking_owner');
-    return row;
+}
+
+/**
+ * What a booking answers once waited for: its recorded failure, or the booking; one still being driven
+ * (a process still on it, or one that died less than a lease ago) is 409, to be read again shortly.
+ */
+function answerOf(row: BookingRow): BookingResponse {
+  if (row.status === 'failed' && row.failure) throw failureError(row.failure);
+  if (row.lease_owner !== null && store.IN_FLIGHT.includes(row.status)) {
+    throw new ConflictError(
+      `Booking ${row.id} is still being completed (${row.status}): send the same request again in a minute to read its outcome; it will not be booked or charged twice.`,
+      'booking_in_progress',
+    );
   }
+  return presentResponse(row);
 }
 
 /** A priced offer younger than this is not priced again before booking. */
 const PRICING_FRESH_MS = 10 * 60_000;
 
-function notFound(bookingId: string): NotFoundError {
-  return new NotFoundError(`There is no booking ${bookingId}: list the traveler's trips with GET /v1/users/me/bookings.`, 'booking_not_found');
-}
 
 /** The request as it means: fields the server ignores (provider_id, customer_id) left out, keys sorted. */
 function requestDigest(providerId: string, request: CreateBookingRequest): string {
@@ -417,26 +340,3 @@ function sorted(value: unknown): unknown {
   if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((name) => [name, sorted((value as Record<string, unknown>)[name])]));
   return value;
 }
-
-/** A creation time as encodeCursor writes it (toISOString of a four-digit year). */
-const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function encodeCursor(row: BookingRow): string {
-  return Buffer.from(JSON.stringify([row.created_at.toISOString(), row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | undefined {
-  if (!cursor) return undefined;
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    // Only what encodeCursor writes: a date such as -271821-04-20 parses in JavaScript, but PostgreSQL
-    // cannot hold it and the query would fail with a 500.
-    if (typeof createdAt !== 'string' || !CURSOR_INSTANT.test(createdAt) || !store.UUID.test(id)) throw new Error('bad cursor');
-    const date = new Date(createdAt);
-    if (Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { createdAt: date, id };
-  } catch {
-    throw new ValidationError([{ field: 'cursor', rule: 'cursor', message: 'not a cursor this API gave: start again without it' }]);
-  }
-}
-

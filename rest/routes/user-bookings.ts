@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Actor } from '../../core/actor.js';
-import type { BookingService } from '../../core/bookings/service.js';
+import type { TripService } from '../../core/bookings/trips.js';
 import { Booking, BookingPassenger, TripListQuery, TripSummary } from '../../core/bookings/schemas.js';
 import { Offer } from '../../core/flights/offer-schemas.js';
 import { resolveUserId, UserIdParam } from '../../core/users/access.js';
@@ -18,7 +18,7 @@ const BookingPath = UserPath.extend({
 });
 
 export interface UserBookingRouteDeps {
-  bookings: BookingService;
+  trips: TripService;
   users: UserService;
   /** The API's own origin, for the `Link` header's absolute URL. */
   baseUrl: string;
@@ -44,7 +44,7 @@ export function userBookingRoutes(deps: UserBookingRouteDeps): Route[] {
       errors: [404],
       handler: async ({ actor, params, query }) => {
         const userId = await user(actor, params.userid);
-        const { trips, next } = await deps.bookings.trips(userId, query);
+        const { trips, next } = await deps.trips.list(userId, query);
         if (!next) return { body: trips };
         const url = new URL(`/v1/users/${encodeURIComponent(params.userid)}/bookings`, deps.baseUrl);
         if (query.status) url.searchParams.set('status', query.status);
@@ -63,7 +63,7 @@ export function userBookingRoutes(deps: UserBookingRouteDeps): Route[] {
       params: BookingPath,
       responses: { 200: { description: 'The booking.', schema: Booking } },
       errors: [404],
-      handler: async ({ actor, params }) => ({ body: await deps.bookings.ofUser(await user(actor, params.userid), params.bookingid) }),
+      handler: async ({ actor, params }) => ({ body: await deps.trips.ofUser(await user(actor, params.userid), params.bookingid) }),
     }),
     defineRoute({
       ...common,
@@ -75,7 +75,7 @@ export function userBookingRoutes(deps: UserBookingRouteDeps): Route[] {
       params: BookingPath,
       responses: { 200: { description: 'The passengers.', schema: z.array(BookingPassenger) } },
       errors: [404],
-      handler: async ({ actor, params }) => ({ body: await deps.bookings.passengers(await user(actor, params.userid), params.bookingid) }),
+      handler: async ({ actor, params }) => ({ body: await deps.trips.passengers(await user(actor, params.userid), params.bookingid) }),
     }),
     defineRoute({
       ...common,
@@ -87,7 +87,7 @@ export function userBookingRoutes(deps: UserBookingRouteDeps): Route[] {
       params: BookingPath,
       responses: { 200: { description: 'The offer as booked.', schema: Offer.meta({ description: 'An Offer (normalized) as it was booked.' }) } },
       errors: [404],
-      handler: async ({ actor, params }) => ({ body: await deps.bookings.offer(await user(actor, params.userid), params.bookingid) }),
+      handler: async ({ actor, params }) => ({ body: await deps.trips.offer(await user(actor, params.userid), params.bookingid) }),
     }),
   ];
 }
