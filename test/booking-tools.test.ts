@@ -114,6 +114,12 @@ test('a self-registered agent books from search_flights on provider_d, then from
   const again = await call(ada.client, 'create_booking', dInput);
   t.is(again.ok?.booking.id, booked.ok.booking.id, 'the same key and input answers the first booking');
   t.is(await running.service.db.knex('bookings').where({ user_id: ada.userId }).count('* as n').first().then((row) => Number(row?.n)), 1, 'and books nothing more');
+  // The offer expires: a repeat of the key still answers its booking (the request is not rebuilt).
+  await running.service.db.knex('offers').where({ id: dOffer }).update({ expires_at: new Date(Date.now() - 60_000) });
+  const afterExpiry = await call(ada.client, 'create_booking', dInput);
+  t.is(afterExpiry.ok?.booking.id, booked.ok.booking.id, 'a repeat after the offer expired answers the booking');
+  const otherOffer = await call(ada.client, 'create_booking', { ...dInput, offer_id: crypto.randomUUID() });
+  t.is(otherOffer.error?.code, 'idempotency_conflict', 'the key used for another offer is a conflict');
 
   // 2. provider_b: the partner's offer, reached by its id and claimed; a seat each and a bag; the named card.
   const bOffer = await partnerOffer(REFUNDABLE_OFFER);

@@ -37,6 +37,10 @@ export class AgentBooking {
 
   /** Books for the token's traveler: always theirs, and the offer theirs too (an unclaimed one is claimed here). */
   async create(booker: Booker, input: AgentBookingRequest): Promise<BookingResponse> {
+    // A repeat of the agent's key answers its booking, whatever has changed since (the offer expired, the
+    // default card or the saved passengers changed): the request would no longer be built the same.
+    const made = input.idempotency_key && (await this.deps.bookings.madeWithKey(booker, input.provider_id, input.offer_id, input.idempotency_key));
+    if (made) return made;
     const request = await this.request(booker, input);
     return (await this.deps.bookings.create(booker, input.provider_id, request)).response;
   }

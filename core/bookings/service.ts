@@ -102,6 +102,20 @@ export class BookingService {
   }
 
   /**
+   * The answer of a booking already made under `key`, for a caller whose request is rebuilt from data that
+   * may have changed since (create_booking's lookup): the same provider and offer answer that booking (or
+   * its failure) even after the offer expired; another offer under the key is 409 `idempotency_conflict`.
+   */
+  async madeWithKey(booker: Booker, providerId: string, offerId: string, key: string): Promise<BookingResponse | undefined> {
+    const row = await store.findByKey(this.deps.db, booker.userId, key);
+    if (!row) return undefined;
+    if (row.provider_id !== providerId || row.offer_id !== offerId) {
+      throw new ConflictError(`The idempotency_key ${key} was used for another offer (booking ${row.id}): send a new key for a new booking.`, 'idempotency_conflict');
+    }
+    return answerOf(await this.#settled(row));
+  }
+
+  /**
    * retryProviderBooking: pays the order a price change left held, at its new total, under a new
    * authorization. The booking is the failed attempt's; a retry already done answers its booking.
    */
