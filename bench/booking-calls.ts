@@ -10,7 +10,8 @@
  * Each throws when the answer is not a success, so that a failure is never timed as a booking.
  */
 import { toMinorUnits } from '../core/money/money.js';
-import { benchOrder, bookingRequest, nativeOrderBody } from './booking-order.js';
+import { bookingBody } from '../test/helpers/bookings.js';
+import { benchOrder, nativeOrderBody } from './booking-order.js';
 
 /** Where the service and its sandboxes listen, with what they are called, and the offer booked. */
 export interface BookingTarget {
@@ -60,7 +61,7 @@ export async function serviceBooking(target: BookingTarget, traveler: BenchTrave
   const response = await fetch(`${target.url}/v1/flights/providers/provider_b/bookings`, {
     method: 'POST',
     headers: { 'x-api-key': target.apiKey, authorization: `Bearer ${traveler.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(bookingRequest(order, offerId, traveler.cardId, idempotencyKey)),
+    body: JSON.stringify(bookingBody(offerId, order, traveler, { key: idempotencyKey })),
   });
   const body = (await response.json()) as { booking?: { id: string; status: string; payment_intent_id: string; provider_order_id: string } };
   if (response.status !== 201 || body.booking?.status !== 'confirmed') throw new Error(`not booked: ${response.status} ${JSON.stringify(body)}`);

@@ -52,28 +52,3 @@ export function benchOrder(raw: Record<string, unknown>, reference: string): Ord
 export function nativeOrderBody(order: OrderRequest): unknown {
   return orderBody(order, []);
 }
-
-/** The CreateBookingRequest for our offer `offerId`, paid with the traveler's saved card. */
-export function bookingRequest(order: OrderRequest, offerId: string, cardId: string, idempotencyKey: string): Record<string, unknown> {
-  return {
-    offer_id: offerId,
-    user_id: 'me',
-    payment_method_id: cardId,
-    currency: order.currency,
-    idempotency_key: idempotencyKey,
-    passengers: order.passengers.map((passenger) => ({
-      provider_passenger_id: passenger.providerPassengerId,
-      first_name: passenger.firstName,
-      last_name: passenger.lastName,
-      born_on: passenger.bornOn,
-      ...(passenger.gender ? { gender: passenger.gender } : {}),
-      identity_documents: passenger.identityDocuments.map((document) => ({
-        type: document.type,
-        unique_identifier: document.uniqueIdentifier,
-        issuing_country_code: document.issuingCountryCode,
-        expires_on: document.expiresOn,
-      })),
-    })),
-    contact_info: { email: order.contact.email, phone_number: order.contact.phoneNumber, first_name: order.contact.firstName, last_name: order.contact.lastName },
-  };
-}

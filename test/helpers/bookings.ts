@@ -67,7 +67,7 @@ export async function prepareBooking(
   return { offerId: createdBody.offer_id, order, body: bookingBody(createdBody.offer_id, order, who, options) };
 }
 
-export function bookingBody(offerId: string, order: OrderRequest, who: Booker, options: { type?: 'instant' | 'hold'; key?: string } = {}): Json {
+export function bookingBody(offerId: string, order: OrderRequest, who: Pick<Booker, 'cardId'>, options: { type?: 'instant' | 'hold'; key?: string } = {}): Json {
   return {
     offer_id: offerId,
     passengers: order.passengers.map((passenger) => ({
