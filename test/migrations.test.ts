@@ -9,7 +9,7 @@ import { createTestDatabase } from './helpers/database.js';
 const ALL_MIGRATIONS = migrations.map(([name]) => name);
 
 test('instances starting together on one fresh database take turns migrating', async (t) => {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(undefined, { empty: true });
   const instances = await Promise.all(
     [1, 2, 3].map(() => openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 1 })),
   );
@@ -32,7 +32,7 @@ test('instances starting together on one fresh database take turns migrating', a
 });
 
 test('offers claimed on upgrade: one traveler’s mapped offer becomes theirs; details kept on an unclaimed offer are deleted', async (t) => {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(undefined, { empty: true });
   const db = await openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 2 });
   const { knex } = db;
   try {

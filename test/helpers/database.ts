@@ -1,10 +1,15 @@
 /**
  * A fresh PostgreSQL database per test file (each ava worker), created on the server of DATABASE_URL
  * and dropped afterwards. Refuses any database whose name lacks "test", so a test run can never touch
- * real data.
+ * real data. It is a copy of a template migrated once per set of migrations (a hash of their files in
+ * its name), so that each test file does not apply every migration again; `empty` gives a database
+ * with no schema, for the tests of the migrations themselves.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import knexFactory from 'knex';
 import pg from 'pg';
+import { migrateToLatest } from '../../core/db/migrate.js';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/travel_test';
 
@@ -21,19 +26,54 @@ export function assertTestDatabaseName(url: string): string {
   return name;
 }
 
-export async function createTestDatabase(baseUrl = process.env.DATABASE_URL || DEFAULT_TEST_DATABASE_URL): Promise<TestDatabase> {
+export async function createTestDatabase(baseUrl = process.env.DATABASE_URL || DEFAULT_TEST_DATABASE_URL, options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const baseName = assertTestDatabaseName(baseUrl);
   const name = `${baseName}_${process.pid}_${randomBytes(3).toString('hex')}`.toLowerCase();
   assertTestDatabaseName(`postgres://x/${name}`);
   const server = new URL(baseUrl);
   server.pathname = '/postgres';
-  await withClient(server.href, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const template = options.empty ? undefined : await migratedTemplate(baseUrl, server.href);
+  await withClient(server.href, (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return {
     url: url.href,
     drop: () => withClient(server.href, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
+}
+
+/** Names the migrations as they are now: a changed or added migration makes another template. */
+function migrationsDigest(): string {
+  const directory = new URL('../../core/db/migrations/', import.meta.url);
+  const hash = createHash('sha256');
+  for (const file of fs.readdirSync(directory).sort()) hash.update(file).update(fs.readFileSync(new URL(file, directory)));
+  return hash.digest('hex').slice(0, 12);
+}
+
+/**
+ * The template of this run's migrations, migrated once: test files starting together take turns on an
+ * advisory lock, the first builds it under a temporary name and renames it when it is whole.
+ */
+async function migratedTemplate(baseUrl: string, serverUrl: string): Promise<string> {
+  const template = `${assertTestDatabaseName(baseUrl)}_template_${migrationsDigest()}`.toLowerCase();
+  await withClient(serverUrl, async (client) => {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [template]);
+    if ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount) return;
+    const building = `${template}_building`;
+    await client.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${building}"`);
+    const url = new URL(baseUrl);
+    url.pathname = `/${building}`;
+    const knex = knexFactory({ client: 'pg', connection: url.href, pool: { min: 0, max: 1 } });
+    try {
+      await migrateToLatest(knex, serverUrl);
+    } finally {
+      await knex.destroy();
+    }
+    await client.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
+    // Ending the session releases the lock.
+  });
+  return template;
 }
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
