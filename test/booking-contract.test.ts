@@ -129,7 +129,9 @@ for (const contract of CASES) {
     const error = await t.throwsAsync(placeWith('slow', SLOW_TIMEOUT_SECONDS), { instanceOf: ProviderTimeoutError });
     const waited = Date.now() - started;
     t.regex(error?.message ?? '', new RegExp(`within ${SLOW_TIMEOUT_SECONDS} s`));
-    t.true(waited >= SLOW_TIMEOUT_SECONDS * 1000 - 200 && waited < SLOW_TIMEOUT_SECONDS * 1000 + 2500, `gave up after ${waited} ms`);
+    // Well before the sandbox's slow answer (past the real booking_timeout_seconds, 30 s or more), even on
+    // a machine busy with other test files.
+    t.true(waited >= SLOW_TIMEOUT_SECONDS * 1000 - 200 && waited < SLOW_TIMEOUT_SECONDS * 1000 + 6000, `gave up after ${waited} ms`);
   });
 
   test(`${id}: a cancel refunds what the fare allows, and says so; cancelling again answers the same`, async (t) => {

@@ -369,7 +369,7 @@ test('the request log names method, path and status: never a key, a body or the 
 
 test('an unexpected failure (a database without the vault tables) is a 500 problem with no detail of ours', async (t) => {
   const lines: string[] = [];
-  const unmigrated = await createTestDatabase();
+  const unmigrated = await createTestDatabase(undefined, { empty: true });
   const broken = await openDatabase({ databaseUrl: unmigrated.url, dataDir: '.', poolMax: 1 });
   const app = vaultSandbox({
     db: broken.knex,

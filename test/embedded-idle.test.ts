@@ -9,6 +9,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import test, { type ExecutionContext } from 'ava';
 import type pg from 'pg';
+import { book, booker, prepareBooking } from './helpers/bookings.js';
+import { asPartner } from './helpers/cards.js';
 import { jsonOf } from './helpers/http.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, uniqueEmail, userIdOf } from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
@@ -62,4 +64,21 @@ test.serial('a connection that is lost and opened again finds a clean session', 
   await signInAndReadTraveler(t, partner, uniqueEmail());
   const { rows } = await knex.raw("select current_setting('statement_timeout') as timeout, (select count(*) from pg_locks where locktype = 'advisory') as locks, to_regclass('pg_temp.leftover') as leftover");
   t.deepEqual(rows[0], { timeout: '0', locks: 0, leftover: null });
+});
+
+test.serial('after the pool sat idle, a traveler books an offer with a saved card and reads the booking back', async (t) => {
+  const traveler = await booker(running);
+  await sleep(IDLE_TIMEOUT_MS + 1500);
+  // The saga's steps, the repeat's wait and the processor's and provider's sandboxes all share the one connection.
+  const { body } = await prepareBooking(running, traveler, 'provider_b');
+  const created = await book(running, traveler, 'provider_b', body);
+  const answer = await jsonOf(created);
+  t.is(created.status, 201, JSON.stringify(answer));
+  t.is(answer.status, 'confirmed');
+  const repeat = await book(running, traveler, 'provider_b', body);
+  t.is(repeat.status, 200);
+  t.is((await jsonOf(repeat)).booking.id, answer.booking.id);
+  await sleep(IDLE_TIMEOUT_MS + 1500);
+  const trips = await jsonOf(await asPartner(running, traveler, '/v1/users/me/bookings'));
+  t.deepEqual(trips.map((trip: { id: string }) => trip.id), [answer.booking.id]);
 });

@@ -32,7 +32,7 @@ export function tempDir(prefix = 'tp-test-'): string {
  */
 export async function startService(
   env: Record<string, string> = {},
-  options: ServiceOptions & { database?: TestDatabase; embedded?: boolean } = {},
+  options: ServiceOptions & { database?: TestDatabase; embedded?: boolean; /** A retry's own: the database is this call's to drop. */ ownsDatabase?: boolean; attempt?: number } = {},
 ): Promise<RunningService> {
   const database = options.embedded ? undefined : (options.database ?? (await createTestDatabase()));
   const dataDir = tempDir();
@@ -63,12 +63,22 @@ export async function startService(
     { server: http.createServer(service.app.callback()), port },
     ...service.ownPortApps.map((own) => ({ server: http.createServer(own.app.callback()), port: own.port })),
   ];
-  for (const each of servers) await new Promise<void>((resolve) => each.server.listen(each.port, '127.0.0.1', resolve));
   const stop = async (server: http.Server) => {
     if (!server.listening) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
+  try {
+    for (const each of servers) await listenOn(each.server, each.port);
+  } catch (error) {
+    // Another test file took a port between freePort() and now (four files start at once): start
+    // again on other ports, with the same database.
+    for (const { server } of servers) await stop(server);
+    await service.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || (options.attempt ?? 0) >= 3) throw error;
+    return startService(env, { ...options, ...(database ? { database } : {}), ownsDatabase: !options.database || options.ownsDatabase, attempt: (options.attempt ?? 0) + 1 });
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     config,
@@ -79,10 +89,20 @@ export async function startService(
     async close() {
       for (const { server } of servers) await stop(server);
       await service.close();
-      if (database && !options.database) await database.drop();
+      if (database && (!options.database || options.ownsDatabase)) await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function listenOn(server: http.Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** A port that was free a moment ago (the kernel picks it; a clash right after is very unlikely). */
