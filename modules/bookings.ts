@@ -75,8 +75,6 @@ function faultInjection(step: string | undefined, logger: SharedPieces['logger']
   };
 }
 
-const unconfiguredProcessor: PaymentProcessor = new Proxy({} as PaymentProcessor, {
-  get() {
-    return () => Promise.reject(new NotImplementedError('No payment processor is configured here: bookings cannot be paid.', 'payment_processor_not_configured'));
-  },
-});
+/** Without a processor (none configured, no sandbox), every booking is refused before any provider call. */
+const notConfigured = () => Promise.reject(new NotImplementedError('No payment processor is configured here: bookings cannot be paid.', 'payment_processor_not_configured'));
+const unconfiguredProcessor: PaymentProcessor = { authorize: notConfigured, capture: notConfigured, cancel: notConfigured, refund: notConfigured, retrieve: notConfigured };

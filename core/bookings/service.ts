@@ -294,13 +294,15 @@ export class BookingService {
   async #bookableOffer(booker: Booker, providerId: string, offerId: string, requiresPricing: boolean): Promise<BookableOffer> {
     const offer = await this.deps.offers.bookable(booker, providerId, offerId);
     if (!requiresPricing || (offer.pricedAt && this.deps.clock.now().getTime() - offer.pricedAt.getTime() < PRICING_FRESH_MS)) return offer;
+    let priced: BookableOffer;
     try {
-      await this.deps.offers.price(booker, providerId, offerId);
+      const result = await this.deps.offers.price(booker, providerId, offerId);
+      priced = { ...offer, offer: result.offer, raw: result.offer.raw_offer ?? offer.raw, pricedAt: this.deps.clock.now() };
     } catch (error) {
-      // Priced by a concurrent request: its result is stored, and compared below all the same.
+      // Priced by a concurrent request: its result is stored, read and compared all the same.
       if (!(error instanceof ConflictError && error.code === 'offer_changed')) throw error;
+      priced = await this.deps.offers.bookable(booker, providerId, offerId);
     }
-    const priced = await this.deps.offers.bookable(booker, providerId, offerId);
     const before = offer.offer;
     if (priced.offer.total_amount !== before.total_amount || priced.offer.total_currency !== before.total_currency) {
       throw new PriceChangedError({ orderId: null, previousTotalAmount: before.total_amount, newTotalAmount: priced.offer.total_amount, currency: priced.offer.total_currency });

@@ -24,17 +24,11 @@ export function fail(ctx: Context, status: number, code: number, title: string, 
  */
 export async function steered(ctx: Context, flight: string, slowMs: number): Promise<boolean> {
   if (flight === MAGIC_FLIGHT_NUMBERS.slow) {
-    await answerSlowly(ctx, slowMs);
-    if (callerGone(ctx)) return true;
+    if (!(await answerSlowly(ctx, slowMs))) return true;
   }
   if (flight === MAGIC_FLIGHT_NUMBERS.systemError) {
     fail(ctx, 500, 141, 'SYSTEM ERROR HAS OCCURRED', 'Please retry later.');
     return true;
   }
   return false;
-}
-
-/** The caller hung up (it timed out): whatever it asked for must not happen. */
-export function callerGone(ctx: Context): boolean {
-  return ctx.res.destroyed || ctx.req.socket.destroyed;
 }

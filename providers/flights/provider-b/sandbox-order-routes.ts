@@ -54,9 +54,8 @@ export function orderRoutes(router: Router, catalogue: Catalogue, { db, clock }:
     const offer = catalogue.offer(offerId);
     if (!offer) return unavailableOffer(ctx);
     if (offerId === MAGIC_OFFERS.slow) {
-      await answerSlowly(ctx, SLOW_ORDER_MS);
       // The caller hung up: the airline never got the order.
-      if (ctx.res.destroyed || ctx.req.socket.destroyed) return;
+      if (!(await answerSlowly(ctx, SLOW_ORDER_MS))) return;
     }
     if (offerId === MAGIC_OFFERS.error) return answerError(ctx, 500, 'api_error', 'internal_server_error', 'Internal server error', 'An unexpected error occurred.');
     if (offerId === MAGIC_OFFERS.soldOut || Date.parse(offer.expires_at) <= clock.now().getTime()) return unavailableOffer(ctx);

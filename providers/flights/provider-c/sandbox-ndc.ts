@@ -40,15 +40,3 @@ export function code(length: number): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   return [...randomBytes(length)].map((byte) => alphabet[byte % alphabet.length]).join('');
 }
-
-/**
- * Whether the caller is still waiting. Call it before a slow answer: once the response closes before we
- * answered, the caller hung up (timed out), and what it asked must not be done.
- */
-export function callerPresence(ctx: Context): () => boolean {
-  let gone = false;
-  ctx.res.once('close', () => {
-    gone = !ctx.res.writableEnded;
-  });
-  return () => !gone && !ctx.req.socket.destroyed;
-}

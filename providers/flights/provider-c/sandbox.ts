@@ -20,7 +20,7 @@ import { z } from 'zod';
 import type { FlightSandboxDeps } from '../sandbox-orders.js';
 import { answerSlowly } from '../sandbox-timing.js';
 import { MAGIC_FLIGHT_NUMBERS, SLOW_BOOKING_MS, SLOW_PRICING_MS } from './sandbox-magic.js';
-import { authenticate, callerPresence, flightOf, ndcError, parsed } from './sandbox-ndc.js';
+import { authenticate, flightOf, ndcError, parsed } from './sandbox-ndc.js';
 import { orderRoutes } from './sandbox-order-routes.js';
 import { repriced } from './sandbox-rules.js';
 import { seatAvailability } from './sandbox-seats.js';
@@ -41,9 +41,7 @@ export function providerCSandbox(deps: FlightSandboxDeps): Router {
   const sellable = async (ctx: Context, offer: WireOffer, slowMs: number): Promise<boolean> => {
     const flight = flightOf(offer);
     if (flight === MAGIC_FLIGHT_NUMBERS.slow) {
-      const present = callerPresence(ctx);
-      await answerSlowly(ctx, slowMs);
-      if (!present()) return false;
+      if (!(await answerSlowly(ctx, slowMs))) return false;
     }
     if (flight === MAGIC_FLIGHT_NUMBERS.systemError) return ndcError(ctx, '911', 'System error', 'Retry', 500);
     if (flight === MAGIC_FLIGHT_NUMBERS.internalError) return ndcError(ctx, '911', 'Internal error (unknown internal technical error)', 'Unknown');

@@ -79,11 +79,8 @@ export function bookingRoutes(router: Router, { db, clock }: FlightSandboxDeps):
     const magic = destinationOf(token);
     if (magic === MAGIC_DESTINATIONS.errorAtBooking) return answerError(ctx, 500, 'Internal server error');
     if (magic === MAGIC_DESTINATIONS.slowAtBooking) {
-      let hungUp = false;
-      ctx.res.once('close', () => (hungUp = !ctx.res.writableFinished));
-      await answerSlowly(ctx, SLOW_BOOKING_MS);
       // A caller that gave up has no booking: nothing is held for it.
-      if (hungUp) return;
+      if (!(await answerSlowly(ctx, SLOW_BOOKING_MS))) return;
     }
 
     const now = clock.now();

@@ -32,11 +32,8 @@ export function prebookRoutes(router: Router, { catalogue, store, clock, body, s
     if (!offer) return;
     if (await steered(ctx, offer.offerId, { slow: false })) return;
     if (offer.offerId === MAGIC_OFFERS.slowAtBooking) {
-      let gone = false;
-      ctx.res.once('close', () => (gone = true));
-      await answerSlowly(ctx, SLOW_BOOKING_MS);
       // The caller gave up waiting: the airline never saw the prebook.
-      if (gone) return;
+      if (!(await answerSlowly(ctx, SLOW_BOOKING_MS))) return;
     }
     const request = ctx.request.body as { contact?: unknown; passengers?: unknown; usePaymentSdk?: unknown; clientReference?: unknown };
     const problems = [...contactProblems(request.contact), ...passengerProblems(request.passengers, offer, clock.now())];
