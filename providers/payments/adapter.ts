@@ -4,9 +4,10 @@
  * native schemas (wire.ts) and failures turned into domain errors in our words: a processor's own text
  * never reaches a caller.
  *
- * Retries: only calls that carry an idempotency key, and reads; at most twice, after a connection failure,
- * a 5xx, or an earlier attempt with the same key still running. A timeout is not retried: the caller has
- * waited long enough, and learns it at once.
+ * Retries: only calls that carry an idempotency key, and reads; at most twice after a connection failure
+ * or a 5xx. An earlier attempt with the same key still running (409) is waited for, polling, for as long
+ * as the adapter's timeout: its answer is the one to give. A timeout is not retried: the caller has waited
+ * long enough, and learns it at once.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import got, { RequestError, TimeoutError, type Got } from 'got';
@@ -94,6 +95,7 @@ export class StripeProcessor implements PaymentProcessor {
 
   /** One call, retried as the header comment says; a 2xx comes back, anything else is thrown in our words. */
   async #call(method: 'GET' | 'POST', path: string, form: Record<string, string> | undefined, idempotencyKey: string | undefined): Promise<Exchange> {
+    const waitUntil = Date.now() + this.#timeoutMs;
     for (let attempt = 0; ; attempt++) {
       const mayRetry = attempt < MAX_RETRIES;
       let exchange: Exchange;
@@ -115,8 +117,12 @@ export class StripeProcessor implements PaymentProcessor {
       if (exchange.status >= 200 && exchange.status < 300) return exchange;
       const error = WireError.safeParse(exchange.body).data?.error;
       const stillRunning = exchange.status === 409 && error?.code === 'idempotency_key_in_use';
-      if ((exchange.status >= 500 || stillRunning) && mayRetry) {
+      if (exchange.status >= 500 && mayRetry) {
         await sleep(RETRY_DELAY_MS * 2 ** attempt);
+        continue;
+      }
+      if (stillRunning && Date.now() + RETRY_DELAY_MS < waitUntil) {
+        await sleep(RETRY_DELAY_MS);
         continue;
       }
       throw failureOf(exchange.status, error);
