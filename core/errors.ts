@@ -33,6 +33,14 @@ export class DomainError extends Error {
     this.code = code;
     this.details = details;
   }
+
+  /**
+   * Fields beyond code and message that say what to do next (the new total, the confirmation's URL),
+   * snake_case as callers read them: every door adds them to its error body as they are.
+   */
+  get extras(): Record<string, unknown> {
+    return {};
+  }
 }
 
 /** One failed rule on one field; `field` is the dotted path into the input (`passengers.0.born_on`). */
@@ -156,6 +164,67 @@ export class PriceChangedError extends DomainError {
     this.previousTotalAmount = input.previousTotalAmount;
     this.newTotalAmount = input.newTotalAmount;
     this.currency = input.currency;
+  }
+
+  override get extras(): Record<string, unknown> {
+    return { order_id: this.orderId, previous_total_amount: this.previousTotalAmount, new_total_amount: this.newTotalAmount, currency: this.currency };
+  }
+}
+
+/** A purchase's total in parts, decimal strings in `currency`. */
+export interface TotalBreakdown {
+  base_amount: string | null;
+  tax_amount: string | null;
+  services_amount: string;
+  seats_amount: string;
+  total_amount: string;
+  currency: string;
+}
+
+/**
+ * The total the caller expected (create_booking's `expected_total`) is not the current one: 409
+ * `total_changed` before any card is touched, with both, so the traveler can be shown the new one.
+ */
+export class TotalChangedError extends DomainError {
+  constructor(
+    readonly expected: { amount: string; currency: string },
+    readonly current: TotalBreakdown,
+  ) {
+    super(
+      'price_changed',
+      'total_changed',
+      `The total is now ${current.total_amount} ${current.currency}, not the ${expected.amount} ${expected.currency} you expected: show the traveler current_total, then book again with expected_total set to it.`,
+    );
+  }
+
+  override get extras(): Record<string, unknown> {
+    return { expected_total: this.expected, current_total: this.current, previous_total_amount: this.expected.amount, new_total_amount: this.current.total_amount, currency: this.current.currency };
+  }
+}
+
+/**
+ * A purchase through the tools waits for the traveler: they confirm it on our hosted page at `url`
+ * (decisions §10). The MCP door turns this into an input-required result where the client can open a
+ * URL, and otherwise answers it as an error with needs_user.
+ */
+export class ConfirmationRequiredError extends DomainError {
+  constructor(
+    readonly confirmationId: string,
+    readonly url: string,
+    readonly expiresAt: string,
+    message?: string,
+    code = 'confirmation_required',
+  ) {
+    super(
+      'forbidden',
+      code,
+      message ??
+        `The traveler must confirm this purchase before any card is charged: show them ${url} (open it in their browser; it expires at ${expiresAt}), then call create_booking again with the same arguments and confirmation_id ${confirmationId}.`,
+    );
+  }
+
+  override get extras(): Record<string, unknown> {
+    return { confirmation_id: this.confirmationId, confirmation_url: this.url, expires_at: this.expiresAt };
   }
 }
 

@@ -9,7 +9,6 @@ import {
   InsufficientScopeError,
   InvalidTokenError,
   internalErrorMessage,
-  PriceChangedError,
   RateLimitedError,
   ValidationError,
   type ErrorKind,
@@ -59,15 +58,7 @@ function render(ctx: Context, error: unknown, logger: Logger): void {
     const status = STATUS_BY_KIND[error.kind];
     if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
     standard(ctx, status, error.code, error.message, error.details);
-    if (error instanceof PriceChangedError) {
-      ctx.body = {
-        ...(ctx.body as object),
-        order_id: error.orderId,
-        previous_total_amount: error.previousTotalAmount,
-        new_total_amount: error.newTotalAmount,
-        currency: error.currency,
-      };
-    }
+    ctx.body = { ...(ctx.body as object), ...error.extras };
     return;
   }
   if (error instanceof HttpProblem) {

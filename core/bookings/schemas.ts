@@ -4,7 +4,7 @@
  * tools and the OpenAPI document.
  */
 import { z } from 'zod';
-import { CurrencyCode } from '../flights/offer-schemas.js';
+import { CurrencyCode, DecimalString } from '../flights/offer-schemas.js';
 import { ProviderId } from '../flights/schemas.js';
 import { Passenger } from '../passengers/schemas.js';
 import { CalendarDate, PersonName } from '../validation.js';
@@ -79,6 +79,13 @@ export const ServiceSelection = z.strictObject({
   quantity: z.number().int().min(1).max(9),
 });
 
+/** Stable quotes: the total the caller showed the traveler; another current total is 409 total_changed. */
+export const ExpectedTotal = z
+  .strictObject({ amount: DecimalString.describe('The total as a decimal string, services and seats included.'), currency: CurrencyCode })
+  .describe(
+    'The total you showed the traveler (offer, services and seats). When the current total is another, the booking is refused with 409 total_changed (both totals in the error) before any card is touched.',
+  );
+
 const BookingFields = {
   provider_id: z.string().max(50).optional().describe('Taken from the path; ignored here.'),
   offer_id: z.string().min(1).max(100).describe('Our offer id (createProviderOffer or create_offer).'),
@@ -102,6 +109,7 @@ const BookingFields = {
   services: z.array(ServiceSelection).max(20).optional().describe('Chosen `available_services` of the offer (bags and the like), where the provider sells them.'),
   order_type: z.enum(['instant', 'hold']).optional().describe('`hold` only where the provider supports holds (supports_hold_booking); default `instant`.'),
   seat_selections: z.array(SeatSelectionInput).max(40).optional(),
+  expected_total: ExpectedTotal.optional(),
 };
 
 export const CreateBookingRequest = z.strictObject(BookingFields).meta({ id: 'CreateBookingRequest', examples: [CREATE_BOOKING_EXAMPLE] });
@@ -139,6 +147,13 @@ export const AgentBookingRequest = z.strictObject({
   bag_selections: z.array(ServiceSelection).max(20).optional().describe('Extra bags from get_bags: each `id` of bags_for_sale and how many.'),
   seat_selections: z.array(SeatSelectionInput).max(40).optional().describe('Seats from get_seat_map: segment_id, the passenger’s id in the offer, seat_number.'),
   order_type: BookingFields.order_type,
+  expected_total: ExpectedTotal.optional(),
+  confirmation_id: z
+    .uuid()
+    .optional()
+    .describe(
+      'The confirmation_id of a confirmation_required answer, once the traveler confirmed the purchase on the page it named. Clients that handle input-required results never need it: the retry carries it.',
+    ),
   idempotency_key: BookingFields.idempotency_key
     .optional()
     .describe(

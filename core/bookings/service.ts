@@ -13,6 +13,8 @@ import type { ProviderCatalog } from '../flights/provider-catalog.js';
 import { toMinorUnits } from '../money/money.js';
 import type { PaymentMethodService } from '../payment-methods/service.js';
 import { planBooking } from './booking-plan.js';
+import type { PurchaseGate } from './purchase-gate.js';
+import { checkExpectedTotal, quotePurchase } from './purchase-quote.js';
 import { storePassengers } from './passenger-records.js';
 import { presentCancellation, presentResponse } from './present.js';
 import { BookingSaga, failureError, LeaseLost, vaultTokenContext, type SagaDeps } from './saga.js';
@@ -45,7 +47,7 @@ export class BookingService {
   }
 
   /** createProviderBooking: 201 with a new booking, or (`replayed`) the booking its key made before. */
-  async create(booker: Booker, providerId: string, request: CreateBookingRequest): Promise<{ response: BookingResponse; replayed: boolean }> {
+  async create(booker: Booker, providerId: string, request: CreateBookingRequest, gate?: PurchaseGate): Promise<{ response: BookingResponse; replayed: boolean }> {
     this.deps.providers.get(providerId);
     const digest = requestDigest(providerId, request);
     const earlier = await store.findByKey(this.deps.db, booker.userId, request.idempotency_key);
@@ -57,6 +59,9 @@ export class BookingService {
     const seatMaps = wantsSeats && capabilities.supports_seat_selection ? await this.deps.offers.seatMaps(booker, providerId, request.offer_id) : undefined;
     const plan = planBooking({ request, offer: priced, capabilities, providerId, seatMaps });
     const card = await this.deps.paymentMethods.chargeable(booker.userId, request.payment_method_id);
+    const quote = quotePurchase({ userId: booker.userId, clientId: booker.clientId, providerId, offer: priced, plan, card, request });
+    checkExpectedTotal(request.expected_total, quote);
+    const admission = await gate?.admit(quote);
 
     const owner = this.#saga.newOwner();
     const now = this.deps.clock.now();
@@ -92,7 +97,10 @@ export class BookingService {
         created_at: now,
         updated_at: now,
       });
-      if (inserted) await storePassengers(trx, this.deps.secrets, inserted.id, plan, now);
+      if (inserted) {
+        await admission?.commit(trx, inserted.id);
+        await storePassengers(trx, this.deps.secrets, inserted.id, plan, now);
+      }
       return inserted;
     });
     // Another request with this key got there first: answer as it does.

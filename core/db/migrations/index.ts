@@ -29,6 +29,7 @@ import * as paymentProcessorSandbox from './20261123000022-payment-processor-san
 import * as paymentMethods from './20261123000023-payment-methods.js';
 import * as flightSandboxOrders from './20261123000024-flight-sandbox-orders.js';
 import * as bookings from './20261123000025-bookings.js';
+import * as purchaseConfirmations from './20261124000026-purchase-confirmations.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -61,4 +62,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000023-payment-methods', paymentMethods],
   ['20261123000024-flight-sandbox-orders', flightSandboxOrders],
   ['20261123000025-bookings', bookings],
+  ['20261124000026-purchase-confirmations', purchaseConfirmations],
 ];
