@@ -11,7 +11,7 @@ import type { Logger } from '../core/logger.js';
 export function toolError(error: unknown, context: { logger: Logger; tool: string; requestId: string | undefined }): CallToolResult {
   if (error instanceof DomainError) {
     const fields = error instanceof ValidationError ? { fields: error.fields } : {};
-    return result({ code: error.code, message: error.message, ...fields });
+    return result({ code: error.code, message: error.message, ...error.extras, ...fields });
   }
   context.logger.error({ err: error, tool: context.tool, req_id: context.requestId }, 'tool failed');
   return result({
@@ -20,6 +20,6 @@ export function toolError(error: unknown, context: { logger: Logger; tool: strin
   });
 }
 
-function result(error: { code: string; message: string; fields?: unknown }): CallToolResult {
+function result(error: { code: string; message: string; [more: string]: unknown }): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
