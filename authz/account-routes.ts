@@ -4,6 +4,9 @@
  * decisions §2). Without a session, the page signs the traveler in through the authorization endpoint as
  * the first-party account client, and comes back.
  *
+ * An app that may book (bookings.write) shows its spending limit (decisions §10) in a form of its own:
+ * the traveler changes it, or removes it (no limit: every purchase still needs their confirmation).
+ *
  * CSRF: the page's forms carry a token bound to the session; the JSON API takes only JSON bodies and
  * DELETE, which no other site can send here without a CORS preflight that this service never grants.
  */
@@ -12,16 +15,19 @@ import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { UnauthenticatedError } from '../core/errors.js';
+import type { PreferencesService } from '../core/preferences/service.js';
+import type { SpendingLimitSettings } from '../core/purchases/contracts.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { UserService } from '../core/users/service.js';
 import { accountSignInUrl, returnPathOf, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { signedInBrowser } from './browser-sessions.js';
-import type { ConnectedApps } from './connected-apps.js';
+import type { ConnectedApp, ConnectedApps } from './connected-apps.js';
 import type { CsrfTokens } from './pages/csrf.js';
-import { appsPage, signedOutPage } from './pages/apps-page.js';
+import { appsPage, signedOutPage, type AppSpendingLimit } from './pages/apps-page.js';
 import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { formBody, jsonBody } from './pages/request-body.js';
+import { fieldsOfLimit, limitFieldsOf, parseLimitFields, saveOrProblems, type LimitFields, type LimitProblem } from './spending-limit-form.js';
 
 export interface AccountDeps {
   provider: Provider;
@@ -29,7 +35,20 @@ export interface AccountDeps {
   users: UserService;
   csrf: CsrfTokens;
   authUrl: string;
+  spendingLimits: SpendingLimitSettings;
+  /** The traveler's preferred currency is a new limit's default currency. */
+  preferences: Pick<PreferencesService, 'locale'>;
 }
+
+/** The scope that lets an app buy: only an app holding it has a spending limit. */
+const BUYING = 'bookings.write';
+
+const NOTICES: Record<string, string> = {
+  revoked: 'The app was disconnected.',
+  saved: 'Your choices were saved.',
+  'limit-saved': 'The spending limit was saved.',
+  'limit-removed': 'The spending limit was removed: every purchase still needs your confirmation.',
+};
 
 const ScopesBody = z.strictObject({
   scopes: z.array(z.string()).describe('The scopes to keep on; the app’s other scopes are turned off.'),
@@ -49,11 +68,8 @@ export function accountRoutes(deps: AccountDeps): Router {
     ctx.redirect(returnPathOf(ctx.query.state));
   });
   router.get('/account/apps', signedIn, async (ctx) => {
-    const { accountId, binding } = ctx.state.account as SessionState;
-    const [user, apps] = await Promise.all([deps.users.getUser(accountId), deps.apps.list(accountId)]);
-    hostedPageHeaders(ctx);
-    const notice = ctx.query.done === 'revoked' ? 'The app was disconnected.' : ctx.query.done === 'saved' ? 'Your choices were saved.' : undefined;
-    ctx.body = appsPage({ email: user.email, apps, csrfToken: deps.csrf.issue(SESSION_CSRF_PURPOSE, binding), signOutAction: SIGN_OUT_PATH, notice });
+    const notice = typeof ctx.query.done === 'string' && Object.hasOwn(NOTICES, ctx.query.done) ? NOTICES[ctx.query.done] : undefined;
+    await showApps(deps, ctx, { notice });
   });
   router.post(SIGN_OUT_PATH, form, signedIn, pageCsrf(deps), async (ctx) => {
     await endSession(deps.provider, ctx);
@@ -79,6 +95,33 @@ export function accountRoutes(deps: AccountDeps): Router {
     ctx.redirect('/account/apps?done=saved');
   });
 
+  router.post('/account/apps/:clientId/spending-limit', form, signedIn, pageCsrf(deps), async (ctx) => {
+    const { accountId } = ctx.state.account as SessionState;
+    const clientId = ctx.params.clientId as string;
+    const app = await buyingApp(deps, accountId, clientId);
+    if (!app) return showApps(deps, ctx, { status: 404, error: notBuying(clientId) });
+    const values = limitFieldsOf(ctx.request.body);
+    const parsed = parseLimitFields(values);
+    const problems = parsed.ok ? await saveOrProblems(() => deps.spendingLimits.set(accountId, clientId, parsed.limit)) : parsed.problems;
+    if (problems.length > 0) {
+      return showApps(deps, ctx, {
+        status: 400,
+        error: `The spending limit for ${app.client_name} is not valid: correct it below, or clear both amounts for no limit. Nothing was changed.`,
+        retry: { clientId, values, problems },
+      });
+    }
+    ctx.status = 303;
+    ctx.redirect(`/account/apps?done=${parsed.ok && parsed.limit ? 'limit-saved' : 'limit-removed'}`);
+  });
+  router.post('/account/apps/:clientId/spending-limit/remove', form, signedIn, pageCsrf(deps), async (ctx) => {
+    const { accountId } = ctx.state.account as SessionState;
+    const clientId = ctx.params.clientId as string;
+    if (!(await buyingApp(deps, accountId, clientId))) return showApps(deps, ctx, { status: 404, error: notBuying(clientId) });
+    await deps.spendingLimits.set(accountId, clientId, null);
+    ctx.status = 303;
+    ctx.redirect('/account/apps?done=limit-removed');
+  });
+
   router.get('/v1/apps', signedIn, async (ctx) => {
     ctx.body = await deps.apps.list((ctx.state.account as SessionState).accountId);
   });
@@ -91,6 +134,57 @@ export function accountRoutes(deps: AccountDeps): Router {
     ctx.body = await deps.apps.setScopes((ctx.state.account as SessionState).accountId, ctx.params.clientId as string, body.scopes);
   });
   return router;
+}
+
+/**
+ * Renders the Connected apps page for the signed-in traveler; with `retry`, one app's limit form shows
+ * what the traveler typed and what is wrong with it.
+ */
+async function showApps(
+  deps: AccountDeps,
+  ctx: Context,
+  options: { status?: number; notice?: string; error?: string; retry?: { clientId: string; values: LimitFields; problems: LimitProblem[] } },
+): Promise<void> {
+  const { accountId, binding } = ctx.state.account as SessionState;
+  const [user, apps] = await Promise.all([deps.users.getUser(accountId), deps.apps.list(accountId)]);
+  const spendingLimits = await spendingLimitsOf(deps, accountId, apps);
+  const retried = options.retry && spendingLimits.get(options.retry.clientId);
+  if (options.retry && retried) spendingLimits.set(options.retry.clientId, { ...retried, values: options.retry.values, problems: options.retry.problems });
+  hostedPageHeaders(ctx);
+  ctx.status = options.status ?? 200;
+  ctx.body = appsPage({
+    email: user.email,
+    apps,
+    csrfToken: deps.csrf.issue(SESSION_CSRF_PURPOSE, binding),
+    signOutAction: SIGN_OUT_PATH,
+    notice: options.notice,
+    error: options.error,
+    spendingLimits,
+  });
+}
+
+/** The limits of the apps that may book, with what each spent in the limit's 30 days. */
+async function spendingLimitsOf(deps: AccountDeps, accountId: string, apps: ConnectedApp[]): Promise<Map<string, AppSpendingLimit>> {
+  const buying = apps.filter((app) => app.granted.includes(BUYING));
+  if (buying.length === 0) return new Map();
+  const { currency_code: preferred } = await deps.preferences.locale(accountId);
+  const entries = await Promise.all(
+    buying.map(async (app): Promise<[string, AppSpendingLimit]> => {
+      const current = await deps.spendingLimits.get(accountId, app.client_id);
+      const spentIn30Days = current ? await deps.spendingLimits.spentIn30Days(accountId, app.client_id, current.currency) : undefined;
+      return [app.client_id, { current, spentIn30Days, values: fieldsOfLimit(current, preferred), problems: [] }];
+    }),
+  );
+  return new Map(entries);
+}
+
+/** The traveler's connected app `clientId` if it holds bookings.write (only such an app has a limit). */
+async function buyingApp(deps: AccountDeps, accountId: string, clientId: string): Promise<ConnectedApp | undefined> {
+  return (await deps.apps.list(accountId)).find((app) => app.client_id === clientId && app.granted.includes(BUYING));
+}
+
+function notBuying(clientId: string): string {
+  return `No app ${clientId} may book for you (it is not connected, or does not hold bookings.write), so it has no spending limit to change. The apps below that may book show theirs.`;
 }
 
 interface SessionState {

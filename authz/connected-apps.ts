@@ -1,8 +1,8 @@
 /**
  * Connected apps: the clients a traveler has granted something, with their scopes; revoke one, or turn
  * single scopes off and on (Revocation; the Consent and grants table).
- * - Revoke ends the client's refresh tokens and codes and forgets its consent and the traveler's pairwise
- *   id at once: the next refresh is 400 `invalid_grant`. Access tokens already issued live out their
+ * - Revoke ends the client's refresh tokens and codes and forgets its consent, the traveler's pairwise
+ *   id and the spending limit they set for it at once: the next refresh is 400 `invalid_grant`. Access tokens already issued live out their
  *   15 minutes (they are verified locally, without a lookup).
  * - A toggle changes the grant; the next refresh issues a token with the new set. Turning every scope
  *   off leaves no consent: that refresh is 400 `invalid_scope`.
@@ -13,6 +13,7 @@ import type { Clock } from '../core/clock.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { isStorableText } from '../core/input-checks.js';
 import { SCOPE_NAMES, type Scope } from '../core/scopes.js';
+import type { SpendingLimits } from '../core/purchases/spending-limits.js';
 import type { PairwiseIds } from '../core/users/pairwise-ids.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
@@ -29,7 +30,14 @@ export interface ConnectedApp {
 
 export class ConnectedApps {
   constructor(
-    private readonly deps: { db: Knex; clock: Clock; provider: Provider; pairwiseIds: PairwiseIds; resources: string[] },
+    private readonly deps: {
+      db: Knex;
+      clock: Clock;
+      provider: Provider;
+      pairwiseIds: PairwiseIds;
+      resources: string[];
+      spendingLimits: Pick<SpendingLimits, 'remove'>;
+    },
   ) {}
 
   async list(accountId: string): Promise<ConnectedApp[]> {
@@ -64,6 +72,8 @@ export class ConnectedApps {
       const forgotten = await trx('oidc_models').where({ kind: 'Grant', account_id: accountId, client_id: clientId }).delete();
       if (ended + forgotten === 0) throw notConnected(clientId);
       await this.deps.pairwiseIds.forget(accountId, clientId, trx);
+      // A later connection of the same app starts without a limit, as any new connection does.
+      await this.deps.spendingLimits.remove(accountId, clientId, trx);
     });
   }
 

@@ -14,6 +14,8 @@ import type Provider from 'oidc-provider';
 import type { Grant, Interaction } from 'oidc-provider';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
+import type { PreferencesService } from '../core/preferences/service.js';
+import type { SpendingLimit, SpendingLimitSettings } from '../core/purchases/contracts.js';
 import { DomainError, RateLimitedError, ValidationError } from '../core/errors.js';
 import { InvalidScopeError, scopesForToken, scopesToOffer } from '../core/scope-requests.js';
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
@@ -28,6 +30,7 @@ import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { formBody } from './pages/request-body.js';
 import { codePage, consentPage, emailPage } from './pages/sign-in-pages.js';
+import { fieldsOfLimit, limitFieldsOf, parseLimitFields, saveOrProblems, type LimitFields, type LimitProblem } from './spending-limit-form.js';
 
 export interface InteractionDeps {
   provider: Provider;
@@ -38,9 +41,15 @@ export interface InteractionDeps {
   clock: Clock;
   /** The resource servers whose grants carry the ten scopes (consent is per client, not per audience). */
   resources: string[];
+  /** Where the spending limit chosen with bookings.write is kept (decisions §10). */
+  spendingLimits: Pick<SpendingLimitSettings, 'set'>;
+  /** The traveler's preferred currency is the limit's default currency. */
+  preferences: Pick<PreferencesService, 'locale'>;
 }
 
 const TEN = new Set<string>(SCOPE_NAMES);
+/** The scope that lets an agent buy: granting it offers a spending limit. */
+const BUYING: Scope = 'bookings.write';
 const IDENTITY = new Set<string>(IDENTITY_SCOPES);
 const Email = z.email().max(255);
 
@@ -68,6 +77,13 @@ interface DecisionInputs {
   offer: Scope[];
   /** Identity scopes the request names (never asked). */
   identity: string[];
+}
+
+/** What the traveler sent when the consent page comes back with a problem: shown again as they left it. */
+interface ConsentRetry {
+  ticked: string[];
+  limit: LimitFields;
+  problems: LimitProblem[];
 }
 
 interface AttemptState {
@@ -198,6 +214,13 @@ class InteractionPages {
     const { interaction } = ctx.state.attempt as AttemptState;
     if (interaction.prompt.name !== 'consent') return this.show(ctx);
     const ticked = new Set(fields(ctx, 'scope'));
+    // The limit is checked and saved before anything is granted: a form with a problem grants nothing.
+    const { offer } = await this.#decisionInputs(interaction);
+    if (offer.includes(BUYING) && ticked.has(BUYING)) {
+      const limit = limitFieldsOf(ctx.request.body);
+      const problems = await this.#saveLimit(interaction, limit);
+      if (problems.length > 0) return this.#consentForm(ctx, offer, { ticked: [...ticked], limit, problems });
+    }
     const { grant, grantId, requested } = await this.#decide(interaction, ({ grant, offer, identity }) => {
       approve(grant, [...identity, ...offer.filter((scope) => ticked.has(scope))], this.deps.resources);
       decline(
@@ -228,7 +251,7 @@ class InteractionPages {
 
   /** Shows the consent page, or completes consent at once when there is nothing to ask (rules 1, 3, 4, 8). */
   async #consent(ctx: Context): Promise<void> {
-    const { interaction, csrfToken, clientName, unverifiedHost } = ctx.state.attempt as AttemptState;
+    const { interaction } = ctx.state.attempt as AttemptState;
     const { reasons } = interaction.prompt;
     if (reasons.includes(REFUSED_SCOPE_REQUESTS.allDeclined)) return allDeclined(ctx);
     if (reasons.includes(REFUSED_SCOPE_REQUESTS.legacyOnScopedGrant)) {
@@ -244,19 +267,42 @@ class InteractionPages {
       const { grantId } = await this.#decide(interaction, ({ grant, identity }) => approve(grant, identity, this.deps.resources));
       return this.#finishConsent(ctx, grantId);
     }
+    return this.#consentForm(ctx, offer);
+  }
+
+  /** The consent page asking for `offer`; with `retry`, again with the traveler's choices and what is wrong with them (400). */
+  async #consentForm(ctx: Context, offer: Scope[], retry?: ConsentRetry): Promise<void> {
+    const { interaction, csrfToken, clientName, unverifiedHost } = ctx.state.attempt as AttemptState;
     const base = `/interaction/${interaction.uid}`;
-    const traveler = await findUserById(this.deps.db, interaction.session?.accountId as string);
+    const accountId = interaction.session?.accountId as string;
+    const traveler = await findUserById(this.deps.db, accountId);
+    const limitValues = offer.includes(BUYING) ? (retry?.limit ?? fieldsOfLimit(undefined, (await this.deps.preferences.locale(accountId)).currency_code)) : undefined;
+    ctx.status = retry ? 400 : 200;
     ctx.body = consentPage({
       action: `${base}/consent`,
       denyAction: `${base}/deny`,
       csrfToken,
       clientName,
       scopes: offer,
+      ticked: retry?.ticked,
+      error: retry ? 'The spending limit is not valid: correct it below, or clear both amounts for no limit. Nothing has been allowed yet.' : undefined,
+      spendingLimit: limitValues && { values: limitValues, problems: retry?.problems ?? [] },
       unverifiedHost,
       signedInAs: traveler?.email ?? 'an unknown account',
       switchUrl: switchTravelerUrl(interaction),
       signOut: { action: SIGN_OUT_PATH, csrfToken: this.deps.csrf.issue(SESSION_CSRF_PURPOSE, ctx.cookies.get('_session', { signed: true }) ?? '') },
     });
+  }
+
+  /**
+   * Saves the limit the traveler typed for this agent (nothing when both amounts are blank: no limit),
+   * or returns what is wrong with it.
+   */
+  async #saveLimit(interaction: Interaction, fields: LimitFields): Promise<LimitProblem[]> {
+    const parsed = parseLimitFields(fields);
+    if (!parsed.ok) return parsed.problems;
+    if (!parsed.limit) return [];
+    return saveOrProblems(() => this.deps.spendingLimits.set(interaction.session?.accountId as string, String(interaction.params.client_id), parsed.limit as SpendingLimit));
   }
 
   async #finishConsent(ctx: Context, grantId: string): Promise<void> {

@@ -14,6 +14,8 @@ import { sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
 import { CsrfTokens } from '../authz/pages/csrf.js';
 import { browserSessions } from '../authz/browser-sessions.js';
 import { tokenResponseExtras } from '../authz/token-endpoint.js';
+import { PreferencesService } from '../core/preferences/service.js';
+import { SpendingLimits } from '../core/purchases/spending-limits.js';
 import { KnownNetworks } from '../core/sign-in/known-networks.js';
 import { SignInCodes, sweepExpiredCodes } from '../core/sign-in/sign-in-codes.js';
 import { PairwiseIds } from '../core/users/pairwise-ids.js';
@@ -47,15 +49,17 @@ export function signInModule(
   const csrf = new CsrfTokens(keys.cookieKeys);
   // Sign-in codes are stored as an HMAC under the newest cookie key.
   const codes = new SignInCodes({ db: db.knex, mailer: shared.mailer, sms: shared.sms, clock, hashKey: keys.cookieKeys[0] as string });
-  const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources });
+  const spendingLimits = new SpendingLimits({ db: db.knex, clock });
+  const preferences = new PreferencesService({ db: db.knex, clock });
+  const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources, spendingLimits });
   const authorizationServer = authorizationRoutes({
     provider,
     logger: shared.logger,
     limits,
     tokenExtras: tokenResponseExtras({ db: db.knex, clock, pairwiseIds }),
     pages: [
-      interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources }).routes() as Middleware,
-      accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
+      interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources, spendingLimits, preferences }).routes() as Middleware,
+      accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl, spendingLimits, preferences }).routes() as Middleware,
     ],
   });
   return {

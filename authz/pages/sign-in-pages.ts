@@ -1,6 +1,8 @@
 /** The hosted sign-in and consent pages: labelled inputs, one box per scope, plain buttons. */
 import { SCOPES, type Scope } from '../../core/scopes.js';
+import type { LimitFields, LimitProblem } from '../spending-limit-form.js';
 import { html, page, type Html } from './html.js';
+import { spendingLimitInputs } from './spending-limit-fields.js';
 
 export interface FormContext {
   /** Where the form posts. */
@@ -69,11 +71,15 @@ export function consentPage(
     switchUrl: string;
     /** The sign-out form: where it posts, and its CSRF token (bound to the session, not the attempt). */
     signOut: { action: string; csrfToken: string };
+    /** The boxes left ticked when the page comes back with a problem; default: every one. */
+    ticked?: readonly string[];
+    /** The optional spending limit's fields, offered when the app asks for bookings.write. */
+    spendingLimit?: { values: LimitFields; problems: readonly LimitProblem[] };
   },
 ): string {
   const boxes = form.scopes.map(
     (scope) => html`<label class="scope" for="scope-${scope}">
-        <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" checked>
+        <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" ${!form.ticked || form.ticked.includes(scope) ? html`checked` : ''}>
         <span>${scope}<small>${SCOPES[scope]}</small></span>
       </label>`,
   );
@@ -86,6 +92,7 @@ export function consentPage(
     <form method="post" action="${form.action}">
       ${csrf(form.csrfToken)}
       <fieldset><legend class="hint">Permissions</legend>${boxes}</fieldset>
+      ${form.spendingLimit ? spendingLimitFieldset(form.spendingLimit) : ''}
       <div class="actions">
         <button class="primary" type="submit">Allow</button>
         <button class="secondary" type="submit" formaction="${form.denyAction}" formnovalidate>Deny</button>
@@ -96,4 +103,13 @@ export function consentPage(
       <p class="hint">Not your device? <button class="secondary" type="submit">Sign out</button></p>
     </form>`,
   );
+}
+
+/** Shown with bookings.write: a limit is optional, and without one every purchase still waits for the traveler's confirmation. */
+function spendingLimitFieldset(limit: { values: LimitFields; problems: readonly LimitProblem[] }): Html {
+  return html`<fieldset>
+        <legend class="hint">Spending limit for this app (optional; applies if you leave bookings.write ticked)</legend>
+        <p class="hint">Every purchase still needs your confirmation on our page. A limit also refuses, before any card is charged, a booking above it.</p>
+        ${spendingLimitInputs('limit', limit.values, limit.problems)}
+      </fieldset>`;
 }

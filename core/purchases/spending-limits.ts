@@ -51,8 +51,9 @@ export class SpendingLimits implements SpendingLimitSettings {
     await this.deps.db('agent_spending_limits').insert(row).onConflict(['user_id', 'client_id']).merge();
   }
 
-  async remove(userId: string, clientId: string): Promise<void> {
-    await this.deps.db('agent_spending_limits').where({ user_id: userId, client_id: clientId }).delete();
+  /** `db`: a transaction, so that disconnecting an app and forgetting its limits happen together. */
+  async remove(userId: string, clientId: string, db: Knex = this.deps.db): Promise<void> {
+    await db('agent_spending_limits').where({ user_id: userId, client_id: clientId }).delete();
   }
 
   async spentIn30Days(userId: string, clientId: string, currency: string, db: Knex = this.deps.db): Promise<bigint> {
