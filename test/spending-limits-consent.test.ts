@@ -7,58 +7,28 @@
 import test from 'ava';
 import { systemClock } from '../core/clock.js';
 import { PreferencesService } from '../core/preferences/service.js';
-import { SpendingLimits } from '../core/purchases/spending-limits.js';
-import { isPage, latestCode, offeredScopes, TestBrowser, type Page } from './helpers/browser.js';
-import { oauth, registerPublicClient, startAuthorization, uniqueEmail } from './helpers/oauth.js';
+import type { SpendingLimits } from '../core/purchases/spending-limits.js';
+import { isPage, offeredScopes, type TestBrowser } from './helpers/browser.js';
+import { clientIdOf, consentPage as consentPageOf, inputValue as valueOf, spendingLimitsOf, userIdOf as userIdIn } from './helpers/consent.js';
+import { oauth } from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
 
-const REDIRECT = 'http://localhost:53682/callback';
 let running: RunningService;
 let limits: SpendingLimits;
 
 test.before(async () => {
   running = await startService();
-  limits = new SpendingLimits({ db: running.service.db.knex, clock: systemClock });
+  limits = spendingLimitsOf(running);
 });
 test.after.always(async () => {
   await running?.close();
 });
 
-interface ConsentStep {
-  page: Page;
-  browser: TestBrowser;
-  agent: oauth.Configuration;
-  authorization: Awaited<ReturnType<typeof startAuthorization>>;
-  email: string;
-}
-
-/** A new agent asks for `scope`; a traveler signs in with the mailed code and reaches the consent page. */
-async function consentPage(scope: string, options: { email?: string; browser?: TestBrowser; agent?: oauth.Configuration } = {}): Promise<ConsentStep> {
-  const agent = options.agent ?? (await registerPublicClient(running));
-  const browser = options.browser ?? new TestBrowser(new URL(running.config.authUrl).origin);
-  const email = options.email ?? uniqueEmail();
-  const authorization = await startAuthorization(agent, REDIRECT, scope);
-  let step = await browser.open(authorization.url.href);
-  if (isPage(step) && step.html.includes('name="email"')) step = await browser.submit(step, '/email', { email });
-  if (isPage(step) && step.html.includes('name="code"')) step = await browser.submit(step, '/code', { code: await latestCode(running.url, email) });
-  if (!isPage(step) || !step.html.includes('name="scope"')) throw new Error(`no consent page: ${JSON.stringify(step).slice(0, 500)}`);
-  return { page: step, browser, agent, authorization, email };
-}
-
-async function userIdOf(email: string): Promise<string> {
-  return ((await running.service.db.knex('users').where({ email }).first('id')) as { id: string }).id;
-}
-
-function clientIdOf(agent: oauth.Configuration): string {
-  return agent.clientMetadata().client_id;
-}
+const consentPage = (scope: string, options: { email?: string; browser?: TestBrowser; agent?: oauth.Configuration } = {}) => consentPageOf(running, scope, options);
+const userIdOf = (email: string) => userIdIn(running, email);
 
 async function grantsOf(userId: string, clientId: string): Promise<number> {
   return (await running.service.db.knex('oidc_models').where({ kind: 'Grant', account_id: userId, client_id: clientId })).length;
-}
-
-function valueOf(html: string, name: string): string | undefined {
-  return new RegExp(`name="${name}" type="text" value="([^"]*)"`).exec(html)?.[1];
 }
 
 test('the limit fields appear only when bookings.write is asked, in the preferred currency (USD until one is set)', async (t) => {
