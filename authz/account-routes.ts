@@ -163,7 +163,7 @@ async function showApps(
   });
 }
 
-/** The limits of the apps that may book, with what each spent in the limit's 30 days. */
+/** The limits of the apps that may book, with what each spent in the last 30 days where it has a 30-day cap. */
 async function spendingLimitsOf(deps: AccountDeps, accountId: string, apps: ConnectedApp[]): Promise<Map<string, AppSpendingLimit>> {
   const buying = apps.filter((app) => app.granted.includes(BUYING));
   if (buying.length === 0) return new Map();
@@ -171,7 +171,8 @@ async function spendingLimitsOf(deps: AccountDeps, accountId: string, apps: Conn
   const entries = await Promise.all(
     buying.map(async (app): Promise<[string, AppSpendingLimit]> => {
       const current = await deps.spendingLimits.get(accountId, app.client_id);
-      const spentIn30Days = current ? await deps.spendingLimits.spentIn30Days(accountId, app.client_id, current.currency) : undefined;
+      // What was spent matters beside a 30-day cap only.
+      const spentIn30Days = current && current.per30DaysMinor !== null ? await deps.spendingLimits.spentIn30Days(accountId, app.client_id, current.currency) : undefined;
       return [app.client_id, { current, spentIn30Days, values: fieldsOfLimit(current, preferred), problems: [] }];
     }),
   );

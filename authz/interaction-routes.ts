@@ -215,8 +215,8 @@ class InteractionPages {
     if (interaction.prompt.name !== 'consent') return this.show(ctx);
     const ticked = new Set(fields(ctx, 'scope'));
     // The limit is checked and saved before anything is granted: a form with a problem grants nothing.
-    const { offer } = await this.#decisionInputs(interaction);
-    if (offer.includes(BUYING) && ticked.has(BUYING)) {
+    const offer = ticked.has(BUYING) ? (await this.#decisionInputs(interaction)).offer : [];
+    if (offer.includes(BUYING)) {
       const limit = limitFieldsOf(ctx.request.body);
       const problems = await this.#saveLimit(interaction, limit);
       if (problems.length > 0) return this.#consentForm(ctx, offer, { ticked: [...ticked], limit, problems });

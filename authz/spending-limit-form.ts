@@ -91,7 +91,8 @@ export async function saveOrProblems(save: () => Promise<void>): Promise<LimitPr
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     return Object.values(error.fields).map((problem) => ({
-      field: FIELD_NAMES.has(problem.field) ? (problem.field as keyof LimitFields) : 'per_booking',
+      // The store names the form's own fields; anything else is shown beside the currency, the first one.
+      field: FIELD_NAMES.has(problem.field) ? (problem.field as keyof LimitFields) : 'currency',
       message: `${problem.field.replace(/_/g, ' ')}: ${problem.message}.`,
     }));
   }

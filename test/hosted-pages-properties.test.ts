@@ -26,6 +26,8 @@ test.after.always(async () => {
 /** What goes into a form field: hostile text, sometimes a lot of it, sometimes the field twice. */
 const fieldValue = fc.oneof(hostileText(), fc.constant('x'.repeat(20_000)), fc.array(hostileText(20), { maxLength: 3 }));
 const FIELD_NAMES = ['csrf', 'email', 'code', 'scope', '__proto__', 'constructor', 'x'];
+/** The spending limit form's fields (decisions §10). */
+const LIMIT_FIELDS = ['currency', 'per_booking', 'per_30_days'];
 
 /** A request body as a client could send it: a form (maybe with the page's CSRF token), JSON, bytes or nothing. */
 function hostileBody(names: string[]) {
@@ -54,7 +56,7 @@ function requestInit(body: HostileBody, csrf: string, headers: Record<string, st
 
 test('property: hostile forms to the sign-in and consent pages are answered with our page or the OAuth envelope, never a 5xx', async (t) => {
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('email', 'code', 'resend', 'consent', 'deny'), hostileBody(FIELD_NAMES), contentType, contentEncoding, accept, async (action, body, type, encoding, acceptType) => {
+    fc.asyncProperty(fc.constantFrom('email', 'code', 'resend', 'consent', 'deny'), hostileBody([...FIELD_NAMES, ...LIMIT_FIELDS]), contentType, contentEncoding, accept, async (action, body, type, encoding, acceptType) => {
       // A sign-in of its own for each run: a Deny or a used-up code would end a shared one.
       const { page, pageBrowser } = await openSignInPage(running, config, PARTNER_REDIRECT);
       const uid = /\/interaction\/([^/?"]+)\//.exec(page.html)?.[1] as string;
@@ -71,11 +73,11 @@ test('property: hostile forms to the Connected apps page are answered with our p
   const { cookie, csrf } = await connectedAppsSession();
   const clientId = fc.constantFrom(partner.clientId, 'x%00y', '%ED%A0%80', 'a'.repeat(300), '%25', 'account');
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('revoke', 'scopes'), clientId, hostileBody([...FIELD_NAMES, 'scope']), contentType, contentEncoding, async (action, id, body, type, encoding) => {
+    fc.asyncProperty(fc.constantFrom('revoke', 'scopes', 'spending-limit', 'spending-limit/remove'), clientId, hostileBody([...FIELD_NAMES, ...LIMIT_FIELDS]), contentType, contentEncoding, async (action, id, body, type, encoding) => {
       const init = requestInit(body, csrf, { 'content-type': type, 'content-encoding': encoding, accept: 'application/json', cookie });
       return answersAsOurPages(await fetch(`${running.url}/account/apps/${id}/${action}`, init));
     }),
-    { numRuns: 60 },
+    { numRuns: 80 },
   );
   t.pass();
 });
@@ -103,7 +105,8 @@ test('property: hostile JSON to /v1/apps is answered in our envelope, never a 5x
 /** A traveler signed in on the hosted pages with the partner's app connected: their session cookie and the page's CSRF token. */
 async function connectedAppsSession(): Promise<{ cookie: string; csrf: string }> {
   const browser = new TestBrowser(new URL(running.config.authUrl).origin);
-  await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read passengers.read', browser, traveler: { email: uniqueEmail() } });
+  // bookings.write: the app has a spending limit form, whose fields the property fills with hostile text too.
+  await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read passengers.read bookings.write', browser, traveler: { email: uniqueEmail() } });
   const apps = await browser.open(`${running.url}/account/apps`);
   if (!isPage(apps) || apps.status !== 200) throw new Error('the Connected apps page did not open');
   return { cookie: browser.cookieHeader('/account/apps'), csrf: csrfOf(apps.html) };
