@@ -77,18 +77,19 @@ function toLimit(row: LimitRow): SpendingLimit {
 }
 
 /** Caps of at most a billion units of the currency: larger is a typo, not a limit. */
-const MAX_MINOR = 10n ** 9n * 100n;
+const MAX_UNITS = 10n ** 9n;
 
 function checkLimit(limit: SpendingLimit): void {
   const problems = [];
   if (!/^[A-Z]{3}$/.test(limit.currency) || minorUnits(limit.currency) === undefined) {
     problems.push({ field: 'currency', rule: 'currency_code', message: 'an ISO 4217 currency code in capitals, such as GBP' });
   }
+  const maxMinor = MAX_UNITS * 10n ** BigInt(minorUnits(limit.currency) ?? 2);
   for (const [field, value] of [
     ['per_booking', limit.perBookingMinor],
     ['per_30_days', limit.per30DaysMinor],
   ] as const) {
-    if (value !== null && (value < 0n || value > MAX_MINOR)) {
+    if (value !== null && (value < 0n || value > maxMinor)) {
       problems.push({ field, rule: 'range', message: 'an amount from 0 up to 1,000,000,000' });
     }
   }
