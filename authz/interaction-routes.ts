@@ -22,6 +22,7 @@ import { findUserById } from '../core/users/store.js';
 import type { AbuseLimits, SignInCodeAllowance } from './abuse-limits.js';
 import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { REFUSED_SCOPE_REQUESTS } from './authorization-server.js';
+import { isUrlClientId } from './client-metadata-url.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { answerOAuthError } from './pages/error-page.js';
@@ -76,6 +77,8 @@ interface AttemptState {
   clientName: string;
   /** For a self-registered client (not a partner we onboarded): where it sends the traveler back to. */
   unverifiedHost: string | undefined;
+  /** For a client identified by its metadata document's URL: that URL's host, which speaks for it. */
+  documentHost: string | undefined;
 }
 
 /**
@@ -109,6 +112,7 @@ function attempt(deps: InteractionDeps, options: { csrf?: boolean } = {}): Middl
       csrfToken: deps.csrf.issue(uid, binding),
       clientName: client?.clientName ?? 'an app',
       unverifiedHost: client && !client['partner_id'] ? hostOf(String(interaction.params.redirect_uri ?? '')) : undefined,
+      documentHost: client && isUrlClientId(client.clientId) ? hostOf(client.clientId) : undefined,
     };
     ctx.state.attempt = state;
     return next();
@@ -228,7 +232,7 @@ class InteractionPages {
 
   /** Shows the consent page, or completes consent at once when there is nothing to ask (rules 1, 3, 4, 8). */
   async #consent(ctx: Context): Promise<void> {
-    const { interaction, csrfToken, clientName, unverifiedHost } = ctx.state.attempt as AttemptState;
+    const { interaction, csrfToken, clientName, unverifiedHost, documentHost } = ctx.state.attempt as AttemptState;
     const { reasons } = interaction.prompt;
     if (reasons.includes(REFUSED_SCOPE_REQUESTS.allDeclined)) return allDeclined(ctx);
     if (reasons.includes(REFUSED_SCOPE_REQUESTS.legacyOnScopedGrant)) {
@@ -253,6 +257,7 @@ class InteractionPages {
       clientName,
       scopes: offer,
       unverifiedHost,
+      documentHost,
       signedInAs: traveler?.email ?? 'an unknown account',
       switchUrl: switchTravelerUrl(interaction),
       signOut: { action: SIGN_OUT_PATH, csrfToken: this.deps.csrf.issue(SESSION_CSRF_PURPOSE, ctx.cookies.get('_session', { signed: true }) ?? '') },
