@@ -63,7 +63,7 @@ export function checkAuthorizationRequest(provider: Provider) {
 function unusableDocument(clientId: string, error: unknown): errors.OIDCProviderError | undefined {
   if (error instanceof ClientMetadataRefused) return error;
   if (isUrlClientId(clientId) && error instanceof errors.OIDCProviderError && error.status === 400) {
-    return new ClientMetadataRefused(clientId, String(error.error_description ?? error.message));
+    return new ClientMetadataRefused(String(error.error_description ?? error.message));
   }
   return undefined;
 }

@@ -25,13 +25,13 @@ export function readClientMetadataDocument(clientId: string, body: Buffer): Oidc
   const metadata = document as Record<string, unknown>;
 
   if (metadata.client_id !== clientId) {
-    const named = typeof metadata.client_id === 'string' ? `"${metadata.client_id.slice(0, 200)}"` : 'none';
-    throw new DocumentProblem(`its client_id must be exactly the URL it is served from, and it names ${named}`);
+    const named = typeof metadata.client_id === 'string' ? 'another' : 'none';
+    throw new DocumentProblem(`its client_id must be exactly the URL it is served from (character for character), and it names ${named}`);
   }
   const method = metadata.token_endpoint_auth_method ?? 'none';
   if (method !== 'none') {
     throw new DocumentProblem(
-      `token_endpoint_auth_method must be "none" (it is ${JSON.stringify(method).slice(0, 60)}): a client described by a published document has no secret and proves itself with PKCE`,
+      'token_endpoint_auth_method must be "none" (or be left out): a client described by a published document has no secret and proves itself with PKCE',
     );
   }
   if ('client_secret' in metadata || 'client_secret_expires_at' in metadata) throw new DocumentProblem('it must not hold a client_secret: a published document is public');

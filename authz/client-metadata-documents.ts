@@ -29,11 +29,10 @@ export const CLIENT_METADATA_CACHE = {
  * what is wrong with its document; the library answers it wherever the client is looked up.
  */
 export class ClientMetadataRefused extends errors.InvalidClient {
-  constructor(clientId: string, problem: string) {
-    super(
-      `The client_id ${clientId.slice(0, 200)} names a client metadata document that cannot be used: ${problem}. ` +
-        'The app’s makers must fix the document; until then it cannot sign travelers in.',
-    );
+  // The client_id is not repeated: whoever sent it knows it, and a traveler's page should not show text
+  // that anyone could have written into a link.
+  constructor(problem: string) {
+    super(`The client_id names a client metadata document that cannot be used: ${problem}. The app’s makers must fix the document; until then it cannot sign travelers in.`);
   }
 }
 
@@ -74,14 +73,14 @@ export class ClientMetadataDocuments {
 
   async #fetch(clientId: string): Promise<OidcPayload> {
     const urlProblem = clientIdUrlProblem(clientId, this.deps.testOrigins);
-    if (urlProblem) throw new ClientMetadataRefused(clientId, `its URL ${urlProblem}`);
+    if (urlProblem) throw new ClientMetadataRefused(`its URL ${urlProblem}`);
     try {
       const fetched = await fetchClientMetadataDocument(new URL(clientId), this.deps.testOrigins);
       const payload = readClientMetadataDocument(clientId, fetched.body);
       this.#remember(clientId, payload, cacheSeconds(fetched.cacheControl));
       return payload;
     } catch (error) {
-      if (error instanceof DocumentProblem) throw new ClientMetadataRefused(clientId, error.message);
+      if (error instanceof DocumentProblem) throw new ClientMetadataRefused(error.message);
       throw error;
     }
   }

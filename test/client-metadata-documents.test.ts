@@ -29,6 +29,8 @@ let documents: http.Server;
 let origin: string;
 /** How often each path of the document server was asked for. */
 const hits = new Map<string, number>();
+/** Paths whose document currently answers 500 (its site is down). */
+const down = new Set<string>();
 
 /** A usable document for the client whose id is `clientId`, with `changes` applied. */
 function document(clientId: string, changes: Record<string, unknown> = {}): Record<string, unknown> {
@@ -38,6 +40,11 @@ function document(clientId: string, changes: Record<string, unknown> = {}): Reco
 function serveDocuments(request: http.IncomingMessage, response: http.ServerResponse): void {
   const path = new URL(request.url ?? '/', origin).pathname;
   hits.set(path, (hits.get(path) ?? 0) + 1);
+  if (down.has(path)) {
+    response.writeHead(500);
+    response.end();
+    return;
+  }
   const self = `${origin}${path}`;
   const json = (body: unknown, headers: Record<string, string> = {}) => {
     response.writeHead(200, { 'content-type': 'application/json', ...headers });
@@ -125,6 +132,21 @@ async function refusal(clientId: string): Promise<{ status: number; body: Json }
   return { status: response.status, body: await jsonOf(response) };
 }
 
+/** The traveler signs in for the client `clientId` and allows payments.read for the tool endpoint; the client gets its tokens. */
+async function signInThrough(clientId: string) {
+  const config = await clientFor(running, clientId);
+  const authorization = await startAuthorization(config, REDIRECT, 'payments.read', { resource: `${running.config.baseUrl}/v1/mcp` });
+  const email = uniqueEmail('published');
+  const browser = new TestBrowser(new URL(running.config.authUrl).origin);
+  const emailPage = (await browser.open(authorization.url.href)) as Page;
+  const codePage = (await browser.submit(emailPage, '/email', { email })) as Page;
+  const consent = (await browser.submit(codePage, '/code', { code: await latestCode(running.url, email) })) as Page;
+  const back = await browser.submit(consent, '/consent', { scope: ['payments.read'] });
+  if (isPage(back)) throw new Error(`the flow did not return to the client: ${back.status} ${back.html}`);
+  const tokens = await oauth.authorizationCodeGrant(config, new URL(back.redirectedTo), { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state });
+  return { config, tokens, browser, emailPage, consent };
+}
+
 test('the authorization server metadata says client_id may be a metadata document URL; registration stays', async (t) => {
   for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
     const metadata = await jsonOf(await fetch(`${running.url}${path}`));
@@ -135,26 +157,13 @@ test('the authorization server metadata says client_id may be a metadata documen
 
 test('a URL client id: authorization code with PKCE, the consent page names the host, one fetch, and the token works at /v1/mcp', async (t) => {
   const clientId = `${origin}/apps/flow.json`;
-  const config = await clientFor(running, clientId);
-  const authorization = await startAuthorization(config, REDIRECT, 'payments.read', { resource: `${running.config.baseUrl}/v1/mcp` });
-  const email = uniqueEmail('published');
-  const browser = new TestBrowser(new URL(running.config.authUrl).origin);
-
-  const emailPage = (await browser.open(authorization.url.href)) as Page;
-  t.is(emailPage.status, 200);
+  const { config, tokens, emailPage, consent } = await signInThrough(clientId);
   t.true(emailPage.html.includes('<strong>Agent flow</strong>'), 'the sign-in page names the app as its document does');
-  const codePage = (await browser.submit(emailPage, '/email', { email })) as Page;
-  const consent = (await browser.submit(codePage, '/code', { code: await latestCode(running.url, email) })) as Page;
-  t.true(isPage(consent) && consent.html.includes('name="scope"'), 'the consent page');
+  t.true(consent.html.includes('name="scope"'), 'the consent page');
   const host = new URL(origin).host;
   t.true(consent.html.includes(`identified by a page on <strong>${host}</strong>`), 'the consent page shows the host of the client id');
   t.false(consent.html.includes('registered itself'));
   t.true(consent.html.includes(`sends you back to <strong>127.0.0.1:53682</strong>`));
-
-  const back = await browser.submit(consent, '/consent', { scope: ['payments.read'] });
-  t.false(isPage(back), 'the browser goes back to the client');
-  const redirectedTo = new URL((back as { redirectedTo: string }).redirectedTo);
-  const tokens = await oauth.authorizationCodeGrant(config, redirectedTo, { pkceCodeVerifier: authorization.verifier, expectedState: authorization.state });
   t.truthy(tokens.access_token);
   t.truthy(tokens.refresh_token, 'a published client gets refresh tokens, as a registered one does');
   t.is(hits.get('/apps/flow.json'), 1, 'the document was fetched once for the whole flow (authorization, pages, token)');
@@ -196,6 +205,28 @@ test.serial('a document is kept for its max-age, then fetched again; concurrent 
     [303, 303, 303],
   );
   t.is(hits.get('/gradual/together.json'), 1);
+});
+
+// Serial: it moves the clock.
+test.serial('connected apps list a published app by its name, and by its host while its document is down; it can be disconnected', async (t) => {
+  const clientId = `${origin}/apps/connected.json`;
+  const { browser } = await signInThrough(clientId);
+  const cookie = browser.cookieHeader('/v1/apps');
+  const listed = async () => (await jsonOf(await fetch(`${running.url}/v1/apps`, { headers: { cookie } }))) as Json[];
+  t.like((await listed()).find((app) => app.client_id === clientId), { client_name: 'Agent connected', granted: ['payments.read'] });
+
+  down.add('/apps/connected.json');
+  now += 601_000;
+  try {
+    const shown = (await listed()).find((app) => app.client_id === clientId);
+    t.like(shown, { client_name: new URL(origin).host }, 'listed by its host while the document cannot be read');
+    const disconnected = await fetch(`${running.url}/v1/apps/${encodeURIComponent(clientId)}`, { method: 'DELETE', headers: { cookie } });
+    t.is(disconnected.status, 204);
+    t.is((await listed()).find((app) => app.client_id === clientId), undefined);
+  } finally {
+    now = Date.now();
+    down.delete('/apps/connected.json');
+  }
 });
 
 test('a document without client_name: the app is called by its host', async (t) => {
@@ -267,7 +298,7 @@ test('refused: documents too large, too slow, redirected, missing or not JSON', 
 
 test('refused: documents that name another client_id, a secret or a confidential method, a partner, or no usable redirect URI', async (t) => {
   const cases: [string, RegExp][] = [
-    ['/mismatch.json', /client_id must be exactly the URL it is served from.*someone-else/],
+    ['/mismatch.json', /client_id must be exactly the URL it is served from .*names another/],
     ['/confidential.json', /token_endpoint_auth_method must be "none"/],
     ['/secret.json', /must not hold a client_secret/],
     ['/partner.json', /partner_id is not allowed/],
