@@ -44,6 +44,11 @@ const EnvSchema = z.object({
     .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
     .refine((origins) => origins.every(isOrigin), 'must be comma-separated origins such as https://www.example-airline.com')
     .optional(),
+  CLIENT_METADATA_TEST_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.every((origin) => /^http:\/\/127\.0\.0\.1:\d{1,5}$/.test(origin)), 'must be comma-separated origins of the form http://127.0.0.1:<port>')
+    .optional(),
   BOOKING_FAULT_AFTER: z.enum(['pending', 'payment_authorized', 'booking_created', 'provider_paid', 'payment_captured', 'confirmed']).optional(),
   PROVIDER_A_URL: url.optional(),
   PROVIDER_A_TOKEN: z.string().min(8).optional(),
@@ -109,6 +114,11 @@ export interface Config {
    * step, so that recovery can be tested. Ignored in any other environment.
    */
   bookingFaultAfter: string | undefined;
+  /**
+   * Tests only (NODE_ENV=test): http://127.0.0.1:<port> origins whose client metadata documents the
+   * authorization server fetches although they are plain http on a loopback address. Empty otherwise.
+   */
+  clientMetadataTestOrigins: string[];
   /** provider_a's API and token; absent: its sandbox (sandbox mode), or no calls to provider_a. */
   providerA: { url: string; token: string } | undefined;
   /** provider_b's API and token; absent: its sandbox (sandbox mode), or no calls to provider_b. */
@@ -181,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     processor: systemOf(e.PROCESSOR_URL, e.PROCESSOR_API_KEY, sandbox, 'PROCESSOR_URL', 'PROCESSOR_API_KEY', `${sandboxUrl}/payments`, SANDBOX_PROCESSOR_KEY),
     componentOrigins: e.COMPONENT_ORIGINS ?? [],
     bookingFaultAfter: e.NODE_ENV === 'test' ? e.BOOKING_FAULT_AFTER : undefined,
+    clientMetadataTestOrigins: e.NODE_ENV === 'test' ? (e.CLIENT_METADATA_TEST_ORIGINS ?? []) : [],
     providerA: providerSystem(e.PROVIDER_A_URL, e.PROVIDER_A_TOKEN, sandbox, 'provider_a', `${sandboxUrl}/flights/provider_a`, 'amadeus_test_sandbox'),
     providerB: providerSystem(e.PROVIDER_B_URL, e.PROVIDER_B_TOKEN, sandbox, 'provider_b', `${sandboxUrl}/flights/provider_b`, 'duffel_test_sandbox'),
     providerC: providerSystem(e.PROVIDER_C_URL, e.PROVIDER_C_TOKEN, sandbox, 'provider_c', `${sandboxUrl}/flights/provider_c`, 'ndc_test_sandbox'),

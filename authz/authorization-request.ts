@@ -8,8 +8,11 @@
  */
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import { InvalidScopeError, readScopeRequest, type ClientKind } from '../core/scope-requests.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { ClientMetadataRefused } from './client-metadata-documents.js';
+import { isUrlClientId } from './client-metadata-url.js';
 import { answerOAuthError } from './pages/error-page.js';
 
 function clientKind(clientId: string, partnerId: unknown): ClientKind {
@@ -20,7 +23,14 @@ function clientKind(clientId: string, partnerId: unknown): ClientKind {
 export function checkAuthorizationRequest(provider: Provider) {
   return async function checkScopes(ctx: Context, next: Next): Promise<void> {
     const clientId = ctx.query.client_id;
-    const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
+    let client;
+    try {
+      client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
+    } catch (error) {
+      const refusal = unusableDocument(String(clientId), error);
+      if (refusal) return answerOAuthError(ctx, 400, 'invalid_client', refusal.error_description as string);
+      throw error;
+    }
     // Without a known client the library answers (invalid_client) and nothing is redirected anywhere.
     if (!client) return next();
     const mode = ctx.query.response_mode;
@@ -44,4 +54,16 @@ export function checkAuthorizationRequest(provider: Provider) {
     if (!same) ctx.query = { ...ctx.query, scope: [...new Set(wanted)].join(' ') };
     return next();
   };
+}
+
+/**
+ * A client_id naming a metadata document that cannot be used: our refusal, or the library's own objection
+ * to the metadata read from it, said as ours. Answered here, before the library would fetch it again.
+ */
+function unusableDocument(clientId: string, error: unknown): errors.OIDCProviderError | undefined {
+  if (error instanceof ClientMetadataRefused) return error;
+  if (isUrlClientId(clientId) && error instanceof errors.OIDCProviderError && error.status === 400) {
+    return new ClientMetadataRefused(String(error.error_description ?? error.message));
+  }
+  return undefined;
 }

@@ -14,6 +14,8 @@ import { BECOME_PUBLIC, clientNameProblem, redirectUriCountProblem, redirectUriP
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { ClientMetadataDocuments } from './client-metadata-documents.js';
+import { isUrlClientId } from './client-metadata-url.js';
 import { declinedScopes, encounteredScopes, findGrantId } from './grants.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { renderAuthorizationError } from './pages/error-page.js';
@@ -43,6 +45,11 @@ export interface AuthorizationServerDeps {
   cookieKeys: string[];
   /** Cookies are Secure when the issuer is https. */
   secureCookies: boolean;
+  /**
+   * Tests only (empty unless NODE_ENV=test): http://127.0.0.1:<port> origins whose client metadata
+   * documents may be fetched, though they are neither https nor public addresses.
+   */
+  clientMetadataTestOrigins?: readonly string[];
 }
 
 /** The resource servers (RFC 8707) tokens can be issued for; each is the audience of its tokens. */
@@ -54,8 +61,11 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
   const resources = resourceServers(deps);
   const canonicalResource = (indicator: string) => resources.find((resource) => resource === indicator.replace(/\/+$/, ''));
 
+  const clientMetadataDocuments = new ClientMetadataDocuments({ clock: deps.clock, testOrigins: deps.clientMetadataTestOrigins ?? [] });
+
   const configuration: Configuration = {
-    adapter: oidcAdapterFactory(deps.db, deps.clock, deps.secrets) as unknown as Configuration['adapter'],
+    // A client_id that is an https URL is resolved from its metadata document (client-metadata-documents.ts).
+    adapter: oidcAdapterFactory(deps.db, deps.clock, deps.secrets, clientMetadataDocuments) as unknown as Configuration['adapter'],
     jwks: deps.jwks as Configuration['jwks'],
     cookies: {
       keys: deps.cookieKeys,
@@ -163,7 +173,9 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         if (key !== 'partner_id') return;
         // The validator also runs on every client loaded from storage: the rules added since a client was
         // stored (its name, how many redirect URIs) bind new registrations, and never lock out a stored one.
-        const registering = (ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration';
+        // A client described by a metadata document is read afresh each time: every rule binds it.
+        const registering =
+          (ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration' || isUrlClientId(String(metadata['client_id'] ?? ''));
         // Only the admin command line makes partner clients; registration cannot claim to be one.
         if (value !== undefined && registering) {
           throw new errors.InvalidClientMetadata('partner_id cannot be registered: partner clients are created by the operator');
@@ -226,7 +238,11 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       },
     },
     enabledJWA: { idTokenSigningAlgValues: ['RS256'] },
-    discovery: { service_documentation: `${deps.authUrl}/docs` },
+    discovery: {
+      service_documentation: `${deps.authUrl}/docs`,
+      // A client may use the https URL of its metadata document as its client_id, without registering.
+      client_id_metadata_document_supported: true,
+    },
   };
   return new Provider(deps.authUrl, configuration);
 }

@@ -16,6 +16,7 @@ import { SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import type { SpendingLimits } from '../core/purchases/spending-limits.js';
 import type { PairwiseIds } from '../core/users/pairwise-ids.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { ClientMetadataRefused } from './client-metadata-documents.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
 
 export interface ConnectedApp {
@@ -50,18 +51,32 @@ export class ConnectedApps {
       .select('id', 'client_id', 'created_at');
     const apps: ConnectedApp[] = [];
     for (const row of rows) {
-      const [grant, client] = await Promise.all([this.deps.provider.Grant.find(row.id), this.deps.provider.Client.find(row.client_id)]);
+      const [grant, clientName] = await Promise.all([this.deps.provider.Grant.find(row.id), this.#clientName(row.client_id)]);
       // A grant whose client registration expired is gone with it.
-      if (!grant || !client) continue;
+      if (!grant || clientName === undefined) continue;
       apps.push({
         client_id: row.client_id,
-        client_name: client.clientName ?? row.client_id,
+        client_name: clientName,
         granted: inCatalogOrder(grantedScopes(grant)),
         declined: inCatalogOrder(declinedScopes(grant)),
         connected_at: row.created_at.toISOString(),
       });
     }
     return apps;
+  }
+
+  /**
+   * The app's name, or undefined when the client is gone. An app identified by a metadata document that
+   * cannot be read just now is still listed, by its document's host, so that it can be disconnected.
+   */
+  async #clientName(clientId: string): Promise<string | undefined> {
+    try {
+      const client = await this.deps.provider.Client.find(clientId);
+      return client ? (client.clientName ?? clientId) : undefined;
+    } catch (error) {
+      if (error instanceof ClientMetadataRefused) return URL.canParse(clientId) ? new URL(clientId).host : clientId;
+      throw error;
+    }
   }
 
   async revoke(accountId: string, clientId: string): Promise<void> {

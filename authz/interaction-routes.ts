@@ -24,6 +24,7 @@ import { findUserById } from '../core/users/store.js';
 import type { AbuseLimits, SignInCodeAllowance } from './abuse-limits.js';
 import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { REFUSED_SCOPE_REQUESTS } from './authorization-server.js';
+import { isUrlClientId } from './client-metadata-url.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { answerOAuthError } from './pages/error-page.js';
@@ -92,6 +93,8 @@ interface AttemptState {
   clientName: string;
   /** For a self-registered client (not a partner we onboarded): where it sends the traveler back to. */
   unverifiedHost: string | undefined;
+  /** For a client identified by its metadata document's URL: that URL's host, which speaks for it. */
+  documentHost: string | undefined;
 }
 
 /**
@@ -125,6 +128,7 @@ function attempt(deps: InteractionDeps, options: { csrf?: boolean } = {}): Middl
       csrfToken: deps.csrf.issue(uid, binding),
       clientName: client?.clientName ?? 'an app',
       unverifiedHost: client && !client['partner_id'] ? hostOf(String(interaction.params.redirect_uri ?? '')) : undefined,
+      documentHost: client && isUrlClientId(client.clientId) ? hostOf(client.clientId) : undefined,
     };
     ctx.state.attempt = state;
     return next();
@@ -272,7 +276,7 @@ class InteractionPages {
 
   /** The consent page asking for `offer`; with `retry`, again with the traveler's choices and what is wrong with them (400). */
   async #consentForm(ctx: Context, offer: Scope[], retry?: ConsentRetry): Promise<void> {
-    const { interaction, csrfToken, clientName, unverifiedHost } = ctx.state.attempt as AttemptState;
+    const { interaction, csrfToken, clientName, unverifiedHost, documentHost } = ctx.state.attempt as AttemptState;
     const base = `/interaction/${interaction.uid}`;
     const accountId = interaction.session?.accountId as string;
     const traveler = await findUserById(this.deps.db, accountId);
@@ -288,6 +292,7 @@ class InteractionPages {
       error: retry ? 'The spending limit is not valid: correct it below, or clear both amounts for no limit. Nothing has been allowed yet.' : undefined,
       spendingLimit: limitValues && { values: limitValues, problems: retry?.problems ?? [] },
       unverifiedHost,
+      documentHost,
       signedInAs: traveler?.email ?? 'an unknown account',
       switchUrl: switchTravelerUrl(interaction),
       signOut: { action: SIGN_OUT_PATH, csrfToken: this.deps.csrf.issue(SESSION_CSRF_PURPOSE, ctx.cookies.get('_session', { signed: true }) ?? '') },

@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import { isStorableText } from '../core/input-checks.js';
+import { isUrlClientId } from './client-metadata-url.js';
 
 /** A dynamically registered client lives this long after its last successful token exchange. */
 export const DYNAMIC_CLIENT_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -35,6 +36,11 @@ export interface OidcAdapter {
   revokeByGrantId(grantId: string): Promise<void>;
 }
 
+/** Resolves a client whose id is the URL of its metadata document (ClientMetadataDocuments). */
+export interface UrlClientResolver {
+  resolve(clientId: string): Promise<OidcPayload>;
+}
+
 const TABLE = 'oidc_models';
 
 interface Row {
@@ -46,10 +52,11 @@ interface Row {
  * The factory oidc-provider's `adapter` setting takes: model name in, adapter out. Client secrets are
  * sealed with `secrets` before they are written (the server needs them back to compare, so a hash will
  * not do). A client without a partner (dynamically registered) expires 30 days after it was written
- * unless a token exchange extends it (`extendDynamicClient`).
+ * unless a token exchange extends it (`extendDynamicClient`). A client whose id is a URL is not stored:
+ * `documents` resolves it from the metadata document at that URL (without `documents`, it is unknown).
  */
-export function oidcAdapterFactory(knex: Knex, clock: Clock, secrets: SecretBox): (model: string) => OidcAdapter {
-  return (model) => (model === 'Client' ? new ClientAdapter(knex, clock, secrets) : new KnexOidcAdapter(knex, clock, model));
+export function oidcAdapterFactory(knex: Knex, clock: Clock, secrets: SecretBox, documents?: UrlClientResolver): (model: string) => OidcAdapter {
+  return (model) => (model === 'Client' ? new ClientAdapter(knex, clock, secrets, documents) : new KnexOidcAdapter(knex, clock, model));
 }
 
 class KnexOidcAdapter implements OidcAdapter {
@@ -128,6 +135,7 @@ class ClientAdapter extends KnexOidcAdapter {
     knex: Knex,
     clock: Clock,
     private readonly secrets: SecretBox,
+    private readonly documents: UrlClientResolver | undefined,
   ) {
     super(knex, clock, 'Client');
   }
@@ -141,6 +149,9 @@ class ClientAdapter extends KnexOidcAdapter {
   }
 
   override async find(id: string): Promise<OidcPayload | undefined> {
+    // oidc-provider asks the adapter first: this is where it learns of clients described by a document
+    // (its own experimental resolver is off, so that one path, ours, applies the rules in every case).
+    if (isUrlClientId(id)) return this.documents?.resolve(id);
     const payload = await super.find(id);
     const secret = payload?.client_secret;
     if (!payload || typeof secret !== 'string') return payload;

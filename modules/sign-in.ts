@@ -42,6 +42,7 @@ export function signInModule(
     jwks: keys.jwks,
     cookieKeys: keys.cookieKeys,
     secureCookies: config.authUrl.startsWith('https://'),
+    clientMetadataTestOrigins: config.clientMetadataTestOrigins,
   });
   provider.proxy = config.trustProxy;
   logServerErrors(provider, shared.logger);

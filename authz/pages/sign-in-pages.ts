@@ -66,6 +66,8 @@ export function consentPage(
     scopes: readonly Scope[];
     denyAction: string;
     unverifiedHost?: string;
+    /** The host of the URL that identifies the app (its client metadata document), shown instead of "registered itself". */
+    documentHost?: string;
     /** Who is signed in, and where another traveler signs in instead ("Not you?"). */
     signedInAs: string;
     switchUrl: string;
@@ -87,7 +89,8 @@ export function consentPage(
     'Allow access',
     html`<p class="hint">Signed in as <strong>${form.signedInAs}</strong>. <a href="${form.switchUrl}">Not you? Sign in with another address</a></p>
     <p><strong>${form.clientName}</strong> asks for these permissions. Untick any you do not want to give.</p>
-    ${form.unverifiedHost ? html`<p class="hint">This app registered itself: we have not checked who makes it. After this step it sends you back to <strong>${form.unverifiedHost}</strong>.</p>` : ''}
+    ${form.documentHost ? html`<p class="hint">This app is identified by a page on <strong>${form.documentHost}</strong>: only whoever runs that site could have published it; we have not checked who that is.${form.unverifiedHost ? html` After this step it sends you back to <strong>${form.unverifiedHost}</strong>.` : ''}</p>` : ''}
+    ${form.unverifiedHost && !form.documentHost ? html`<p class="hint">This app registered itself: we have not checked who makes it. After this step it sends you back to <strong>${form.unverifiedHost}</strong>.</p>` : ''}
     ${problem(form.error)}
     <form method="post" action="${form.action}">
       ${csrf(form.csrfToken)}
