@@ -8,12 +8,15 @@ import { AbuseLimits, type AbusePolicy } from '../authz/abuse-limits.js';
 import { accountRoutes } from '../authz/account-routes.js';
 import { createAuthorizationServer, logServerErrors, resourceServers } from '../authz/authorization-server.js';
 import { authorizationRoutes } from '../authz/authorization-routes.js';
+import { confirmRoutes, oidcClientNames } from '../authz/confirm-routes.js';
 import { ConnectedApps } from '../authz/connected-apps.js';
 import { interactionRoutes } from '../authz/interaction-routes.js';
 import { sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
 import { CsrfTokens } from '../authz/pages/csrf.js';
 import { browserSessions } from '../authz/browser-sessions.js';
 import { tokenResponseExtras } from '../authz/token-endpoint.js';
+import { PurchaseConfirmations } from '../core/purchases/confirmations.js';
+import { SpendingLimits } from '../core/purchases/spending-limits.js';
 import { KnownNetworks } from '../core/sign-in/known-networks.js';
 import { SignInCodes, sweepExpiredCodes } from '../core/sign-in/sign-in-codes.js';
 import { PairwiseIds } from '../core/users/pairwise-ids.js';
@@ -48,6 +51,14 @@ export function signInModule(
   // Sign-in codes are stored as an HMAC under the newest cookie key.
   const codes = new SignInCodes({ db: db.knex, mailer: shared.mailer, sms: shared.sms, clock, hashKey: keys.cookieKeys[0] as string });
   const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources });
+  // The purchase confirmation page's side of core/purchases: the agent named as the traveler knows it.
+  const confirmations = new PurchaseConfirmations({
+    db: db.knex,
+    clock,
+    limits: new SpendingLimits({ db: db.knex, clock }),
+    authUrl: config.authUrl,
+    clientNames: oidcClientNames(provider),
+  });
   const authorizationServer = authorizationRoutes({
     provider,
     logger: shared.logger,
@@ -56,6 +67,7 @@ export function signInModule(
     pages: [
       interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources }).routes() as Middleware,
       accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
+      confirmRoutes({ provider, confirmations, users: shared.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
     ],
   });
   return {
