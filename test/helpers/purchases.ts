@@ -4,9 +4,46 @@
  * the agent calls again with confirmation_id. Tool results are read as an agent reads them.
  */
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { isPage, type Page, type TestBrowser } from './browser.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { isPage, TestBrowser, type Page } from './browser.js';
 import type { Json } from './http.js';
+import { authorize, clientFor, oauth, PARTNER_REDIRECT, registerPublicClient, uniqueEmail, userIdOf, type PartnerClient } from './oauth.js';
+import type { RunningService } from './service.js';
+
+export const AGENT_SCOPES = 'bookings.read bookings.write payments.read payments.write';
+
+export interface ToolAgent {
+  client: Client;
+  clientId: string;
+  userId: string;
+  email: string;
+  /** The traveler's browser, signed in on the hosted pages while authorizing the agent. */
+  browser: TestBrowser;
+}
+
+/**
+ * A traveler's agent connected to /v1/mcp with a token for it: self-registered (client_name "Test
+ * agent"), or the partner's client; the traveler is `email`'s (a new one unless given).
+ */
+export async function toolAgent(running: RunningService, options: { email?: string; partnerClient?: PartnerClient } = {}): Promise<ToolAgent> {
+  const endpoint = `${running.url}/v1/mcp`;
+  const config = options.partnerClient
+    ? await clientFor(running, options.partnerClient.clientId, oauth.ClientSecretBasic(options.partnerClient.clientSecret))
+    : await registerPublicClient(running);
+  const browser = new TestBrowser(new URL(running.config.authUrl).origin);
+  const email = options.email ?? uniqueEmail('confirming');
+  const { tokens } = await authorize(running, config, {
+    redirectUri: options.partnerClient ? PARTNER_REDIRECT : 'http://localhost:53682/callback',
+    scope: AGENT_SCOPES,
+    browser,
+    traveler: { email },
+    extra: { resource: endpoint },
+  });
+  const client = new Client({ name: 'confirming-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
+  return { client, clientId: config.clientMetadata().client_id, userId: userIdOf(tokens.access_token), email, browser };
+}
 
 export interface ToolAnswer {
   ok: Json;
