@@ -13,7 +13,8 @@ export interface ConfirmationRow {
   provider_id: string;
   offer_id: string;
   fingerprint: string;
-  amount_minor: string;
+  /** Written as a decimal string; read back as a number (the database's int8 parser). */
+  amount_minor: string | number;
   currency: string;
   summary: ConfirmationSummary;
   status: ConfirmationStatus;
