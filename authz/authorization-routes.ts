@@ -10,6 +10,7 @@
  *   the library's posts itself to `/v1/oauth/session/end/confirm`, which comes back to the resume step;
  * - `/v1/oauth/session/end/confirm`: that end of the old session;
  * - `/interaction/*`: the sign-in and consent pages; `/account/*` and `/v1/apps`: connected apps;
+ *   `/confirm/*`: the purchase confirmation page;
  * - `/assets/pages.css` and `/assets/icon.svg`: the pages' stylesheet and icon.
  * What it claims is seen as addressed to the issuer, whatever Host it carried (issuer-origin.ts).
  * No body parser runs before the library: it reads its own.
@@ -73,7 +74,7 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
     if (normalized.startsWith('/v1/oauth/')) return undefined;
     if ((path === STYLESHEET_PATH || path === ICON_PATH) && ctx.method === 'GET') return assets;
     if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return resume;
-    if (path.startsWith('/interaction/') || within(path, '/account') || within(path, '/v1/apps')) return pages;
+    if (path.startsWith('/interaction/') || within(path, '/account') || within(path, '/v1/apps') || path.startsWith('/confirm/')) return pages;
     return undefined;
   };
   const asAddressedToIssuer = issuerOrigin(deps.provider.issuer);

@@ -11,6 +11,8 @@ import type { FlightProvider } from '../core/flights/flight-provider.js';
 import type { OfferService } from '../core/flights/offers.js';
 import type { ProviderCatalog } from '../core/flights/provider-catalog.js';
 import { PassengerService } from '../core/passengers/service.js';
+import { PurchaseConfirmations } from '../core/purchases/confirmations.js';
+import { SpendingLimits } from '../core/purchases/spending-limits.js';
 import type { PaymentMethodService } from '../core/payment-methods/service.js';
 import type { PaymentProcessor } from '../core/ports.js';
 import { BOOKING_TOOLS } from '../mcp/tools/index.js';
@@ -47,8 +49,11 @@ export function bookingsModule(shared: SharedPieces, pieces: BookingPieces): Cap
     },
     faults: faultInjection(config.bookingFaultAfter, logger),
   });
-  // create_booking's lookup: the traveler's default card, saved passengers and profile.
+  // create_booking's lookup: the traveler's default card, saved passengers and profile; and its gate, the
+  // traveler's spending limit for the agent and their confirmation on the hosted page (decisions §10).
+  // The page itself is the sign-in module's (it names the agent from the authorization server's clients).
   const agentBookings = new AgentBooking({
+    purchases: new PurchaseConfirmations({ db: db.knex, clock, limits: new SpendingLimits({ db: db.knex, clock }), authUrl: config.authUrl }),
     bookings,
     offers: pieces.offers,
     paymentMethods: pieces.paymentMethods,

@@ -8,6 +8,7 @@ import { AbuseLimits, type AbusePolicy } from '../authz/abuse-limits.js';
 import { accountRoutes } from '../authz/account-routes.js';
 import { createAuthorizationServer, logServerErrors, resourceServers } from '../authz/authorization-server.js';
 import { authorizationRoutes } from '../authz/authorization-routes.js';
+import { confirmRoutes, oidcClientNames } from '../authz/confirm-routes.js';
 import { ConnectedApps } from '../authz/connected-apps.js';
 import { interactionRoutes } from '../authz/interaction-routes.js';
 import { sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
@@ -15,6 +16,7 @@ import { CsrfTokens } from '../authz/pages/csrf.js';
 import { browserSessions } from '../authz/browser-sessions.js';
 import { tokenResponseExtras } from '../authz/token-endpoint.js';
 import { PreferencesService } from '../core/preferences/service.js';
+import { PurchaseConfirmations } from '../core/purchases/confirmations.js';
 import { SpendingLimits } from '../core/purchases/spending-limits.js';
 import { KnownNetworks } from '../core/sign-in/known-networks.js';
 import { SignInCodes, sweepExpiredCodes } from '../core/sign-in/sign-in-codes.js';
@@ -53,6 +55,8 @@ export function signInModule(
   const spendingLimits = new SpendingLimits({ db: db.knex, clock });
   const preferences = new PreferencesService({ db: db.knex, clock });
   const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources, spendingLimits });
+  // The purchase confirmation page's side of core/purchases: the agent named as the traveler knows it.
+  const confirmations = new PurchaseConfirmations({ db: db.knex, clock, limits: spendingLimits, authUrl: config.authUrl, clientNames: oidcClientNames(provider) });
   const authorizationServer = authorizationRoutes({
     provider,
     logger: shared.logger,
@@ -61,6 +65,7 @@ export function signInModule(
     pages: [
       interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources, spendingLimits, preferences }).routes() as Middleware,
       accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl, spendingLimits, preferences }).routes() as Middleware,
+      confirmRoutes({ provider, confirmations, users: shared.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
     ],
   });
   return {

@@ -5,7 +5,9 @@
  * claims. The booking is the traveler's: another traveler's agent reaches neither the offer nor the
  * booking. What the agent leaves out is the traveler's own: the default card, the saved passengers the
  * partner matched to the offer, the profile's contact; what is missing is refused, saying what to send.
- * Each tool needs its scope; provider refusals come back as tool errors with their code.
+ * Each tool needs its scope; provider refusals come back as tool errors with their code. Every purchase
+ * waits for the traveler's confirmation on the hosted page (purchase-confirmations.test.ts tests that
+ * step in depth): here the traveler's browser confirms and the agent calls again with confirmation_id.
  */
 import test from 'ava';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,6 +19,7 @@ import { TestBrowser } from './helpers/browser.js';
 import { intentRecord, sandboxOrder } from './helpers/bookings.js';
 import { asPartner, cardTraveler, MASTERCARD, saveCard, saveCardInBrowser } from './helpers/cards.js';
 import { jsonOf, type Json } from './helpers/http.js';
+import { bookConfirmed, callTool } from './helpers/purchases.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, registerPublicClient, uniqueEmail, userIdOf, type PartnerClient } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
@@ -57,12 +60,7 @@ async function agent(options: { scope?: string; partnerClient?: PartnerClient; e
   return { client, userId: userIdOf(tokens.access_token), browser };
 }
 
-/** A tool's structured answer, or its error (with the result's isError flag kept). */
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ ok: Json; error: Json; isError: boolean }> {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError) return { ok: undefined, error: JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}').error, isError: true };
-  return { ok: result.structuredContent, error: undefined, isError: false };
-}
+const call = callTool;
 
 /** An offer of provider_b made over REST with the partner's key alone: it belongs to no traveler yet. */
 async function partnerOffer(nativeId: string): Promise<string> {
@@ -99,7 +97,7 @@ test('a self-registered agent books from search_flights on provider_d, then from
   const dOffer = created.ok.offer_id;
   const key = `agent-test-${crypto.randomUUID()}`;
   const dInput = { provider_id: 'provider_d', offer_id: dOffer, passengers: [passenger(created.ok.offer.passengers[0].id, 'Ada', 0)], contact: CONTACT, idempotency_key: key };
-  const booked = await call(ada.client, 'create_booking', dInput);
+  const booked = await bookConfirmed(ada.client, ada.browser, dInput);
   t.false(booked.isError, JSON.stringify(booked.error));
   t.is(booked.ok.status, 'confirmed');
   t.like(booked.ok.booking, { status: 'confirmed', provider_id: 'provider_d', flight_offer_id: dOffer, user_id: ada.userId, payment_method_id: defaultCard, card_last4: '4242', idempotency_key: key, currency: 'GBP' });
@@ -112,7 +110,7 @@ test('a self-registered agent books from search_flights on provider_d, then from
   const read = await call(ada.client, 'get_booking', { provider_id: 'provider_d', booking_id: booked.ok.booking.id });
   t.deepEqual(read.ok, booked.ok, 'get_booking reads it back confirmed');
   const again = await call(ada.client, 'create_booking', dInput);
-  t.is(again.ok?.booking.id, booked.ok.booking.id, 'the same key and input answers the first booking');
+  t.is(again.ok?.booking.id, booked.ok.booking.id, 'the same key and input answers the first booking, without asking the traveler again');
   t.is(await running.service.db.knex('bookings').where({ user_id: ada.userId }).count('* as n').first().then((row) => Number(row?.n)), 1, 'and books nothing more');
   // The offer expires: a repeat of the key still answers its booking (the request is not rebuilt).
   await running.service.db.knex('offers').where({ id: dOffer }).update({ expires_at: new Date(Date.now() - 60_000) });
@@ -132,7 +130,7 @@ test('a self-registered agent books from search_flights on provider_d, then from
   const seats = [free.find((seat) => seatMap.pricing[seat.seat_number]), free.find((seat) => !seatMap.pricing[seat.seat_number])] as Json[];
   const bag = (await call(ada.client, 'get_bags', reference)).ok.bags_for_sale[0];
   t.truthy(bag, 'provider_b sells a bag on this fare');
-  const bBooked = await call(ada.client, 'create_booking', {
+  const bBooked = await bookConfirmed(ada.client, ada.browser, {
     ...reference,
     payment_method_id: otherCard,
     passengers: [passenger(first, 'Ada', 1), passenger(second, 'Augusta', 2)],
@@ -206,7 +204,7 @@ test('left out, the passengers are the saved ones the partner matched to the off
 
   // The phone on her profile stands for a verified contact change (contact-change.test.ts covers that flow).
   await running.service.db.knex('users').where({ id: ada.userId }).update({ phone_number: '+447700900555', first_name: 'Ada', last_name: 'Lovelace' });
-  const booked = await call(sameTraveler.client, 'create_booking', { ...reference, idempotency_key: `matched-${crypto.randomUUID()}` });
+  const booked = await bookConfirmed(sameTraveler.client, sameTraveler.browser, { ...reference, idempotency_key: `matched-${crypto.randomUUID()}` });
   t.false(booked.isError, JSON.stringify(booked.error));
   t.like(booked.ok.booking, { status: 'confirmed', user_id: ada.userId, payment_method_id: cardId });
   const passengers = await jsonOf(await asPartner(running, ada, `/v1/users/me/bookings/${booked.ok.booking.id}/passengers`));
@@ -238,10 +236,9 @@ test('a sold-out offer is a tool error with its code, and leaves no authorizatio
   const offerId = await partnerOffer(MAGIC_OFFERS.soldOut);
   const details = await call(ada.client, 'get_offer_details', { provider_id: 'provider_b', offer_id: offerId });
   const passengers = details.ok.passengers.map((item: Json, index: number) => passenger(item.id, `Ada${'a'.repeat(index)}`, index));
-  const result = await ada.client.callTool({ name: 'create_booking', arguments: { provider_id: 'provider_b', offer_id: offerId, passengers, contact: CONTACT } });
-  t.true(result.isError);
-  t.falsy(result.structuredContent, 'an error carries no booking');
-  const { error } = JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}');
+  const { ok, error, isError } = await bookConfirmed(ada.client, ada.browser, { provider_id: 'provider_b', offer_id: offerId, passengers, contact: CONTACT });
+  t.true(isError);
+  t.falsy(ok, 'an error carries no booking');
   t.is(error.code, 'offer_no_longer_available');
   t.regex(error.message, /search again/);
   const row = await running.service.db.knex('bookings').where({ user_id: ada.userId }).first();

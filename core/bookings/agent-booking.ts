@@ -7,12 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UnprocessableError } from '../errors.js';
-import type { OfferService } from '../flights/offers.js';
+import type { Offer } from '../flights/offer-schemas.js';
+import type { BookableOffer, OfferService } from '../flights/offers.js';
 import type { PassengerService } from '../passengers/service.js';
 import type { IdentityDocument } from '../passengers/schemas.js';
 import type { PaymentMethodService } from '../payment-methods/service.js';
 import type { UserService } from '../users/service.js';
 import { parseOrThrow } from '../validation.js';
+import type { PurchaseGate } from './purchase-gate.js';
 import { CreateBookingRequest, type AgentBookingRequest, type BookingPassengerInput, type BookingResponse } from './schemas.js';
 import type { Booker, BookingService } from './service.js';
 
@@ -22,6 +24,13 @@ export interface AgentBookingDeps {
   paymentMethods: PaymentMethodService;
   passengers: PassengerService;
   users: UserService;
+  /** The purchase gate of each call: the traveler's spending limit and confirmation (core/purchases). */
+  purchases: PurchaseGates;
+}
+
+export interface PurchaseGates {
+  /** `itinerary`: the offer's slices, shown to the traveler with the purchase. */
+  gateFor(booker: Booker, confirmationId: string | undefined, itinerary: Offer['slices']): PurchaseGate;
 }
 
 /** Saved document types a booking passes on, by the name BookingPassengerInput gives them. */
@@ -35,23 +44,29 @@ const DOCUMENT_TYPE_OF: Partial<Record<IdentityDocument['document_type'], 'passp
 export class AgentBooking {
   constructor(private readonly deps: AgentBookingDeps) {}
 
-  /** Books for the token's traveler: always theirs, and the offer theirs too (an unclaimed one is claimed here). */
+  /**
+   * Books for the token's traveler: always theirs, and the offer theirs too (an unclaimed one is claimed
+   * here). Never on the agent's word alone: the purchase passes the gate (spending limit, then the
+   * traveler's confirmation on our page) before any card is touched.
+   */
   async create(booker: Booker, input: AgentBookingRequest): Promise<BookingResponse> {
     // A repeat of the agent's key answers its booking, whatever has changed since (the offer expired, the
     // default card or the saved passengers changed): the request would no longer be built the same.
+    // It charges nothing more, so it needs no confirmation either.
     const made = input.idempotency_key && (await this.deps.bookings.madeWithKey(booker, input.provider_id, input.offer_id, input.idempotency_key));
     if (made) return made;
-    const request = await this.request(booker, input);
-    return (await this.deps.bookings.create(booker, input.provider_id, request)).response;
+    const { request, offer } = await this.#request(booker, input);
+    const gate = this.deps.purchases.gateFor(booker, input.confirmation_id, offer.offer.slices);
+    return (await this.deps.bookings.create(booker, input.provider_id, request, gate)).response;
   }
 
-  /** The CreateBookingRequest the agent's input means for this traveler. */
-  async request(booker: Booker, input: AgentBookingRequest): Promise<CreateBookingRequest> {
+  /** The CreateBookingRequest the agent's input means for this traveler, and the offer it books. */
+  async #request(booker: Booker, input: AgentBookingRequest): Promise<{ request: CreateBookingRequest; offer: BookableOffer }> {
     const offer = await this.deps.offers.bookable(booker, input.provider_id, input.offer_id);
     const passengers = input.passengers ?? (await this.#savedPassengers(booker.userId, offer.offer.passengers, offer.savedPassengers));
     const paymentMethodId = input.payment_method_id ?? (await this.deps.paymentMethods.chargeable(booker.userId, undefined)).id;
     // Checked as a partner's body is: saved details and the profile must meet the booking's own rules.
-    return parseOrThrow(CreateBookingRequest, {
+    const request = parseOrThrow(CreateBookingRequest, {
       offer_id: offer.id,
       passengers,
       contact_info: input.contact ?? (await this.#profileContact(booker.userId, passengers[0] as BookingPassengerInput)),
@@ -62,7 +77,9 @@ export class AgentBooking {
       ...(input.bag_selections ? { services: input.bag_selections } : {}),
       ...(input.seat_selections ? { seat_selections: input.seat_selections } : {}),
       ...(input.order_type ? { order_type: input.order_type } : {}),
+      ...(input.expected_total ? { expected_total: input.expected_total } : {}),
     });
+    return { request, offer };
   }
 
   /** Each passenger of the offer as the saved passenger matched to it; every one must be matched. */
