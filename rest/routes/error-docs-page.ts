@@ -53,9 +53,9 @@ export function errorDocsPage(options: ErrorDocsPageOptions): string {
       <code>message</code>, <code>retryable</code>, <code>needs_user</code>, <code>request_id</code> and <code>doc_url</code>, and
       the same extra fields.</p>
     <ul>
-      <li><code>request_id</code> is the request's id, also in the <code>X-Request-Id</code> header of the answer (send your
+      <li><code>request_id</code> is the request’s id, also in the <code>X-Request-Id</code> header of the answer (send your
         own in that header, and it is kept). Quote it to support: our log has the request under it.</li>
-      <li><code>doc_url</code> is the code's section on this page, <code>${escapeHtml(options.baseUrl)}${ERROR_DOCS_PATH}#&lt;code&gt;</code>.</li>
+      <li><code>doc_url</code> is the code’s section on this page, <code>${escapeHtml(options.baseUrl)}${ERROR_DOCS_PATH}#&lt;code&gt;</code>.</li>
       <li><em>Retryable</em>: the same request, unchanged, may succeed later (after <code>Retry-After</code> seconds where the
         answer gives them). Otherwise change the request first.</li>
       <li><em>Needs the traveler</em>: only the traveler can unblock it (confirm a purchase, sign in, choose another card):
