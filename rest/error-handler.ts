@@ -63,8 +63,9 @@ function addReferences(ctx: Context, publicOrigin: string): void {
 
 /** `{message, status_code, code}` written by a middleware of this app instead of thrown. */
 function isWrittenEnvelope(ctx: Context): boolean {
-  const body = ctx.body as { code?: unknown; status_code?: unknown } | null | undefined;
-  return ctx.status >= 400 && isPlainObject(body) && typeof body.code === 'string' && typeof body.status_code === 'number';
+  if (ctx.status < 400) return false;
+  const body: unknown = ctx.body;
+  return isPlainObject(body) && typeof body.code === 'string' && typeof body.status_code === 'number';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -21,6 +21,7 @@ const ARRIVING = [
   'confirmation_expired',
   'confirmation_used',
   'confirmation_not_found',
+  'confirmation_not_yours',
   'spending_limit_exceeded',
   'total_changed',
 ];

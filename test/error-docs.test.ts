@@ -8,7 +8,8 @@ import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { ERROR_CATALOG, statusesOf } from '../core/error-catalog.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { partnerWithTraveler } from './helpers/oauth.js';
+import { TestBrowser } from './helpers/browser.js';
+import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -100,18 +101,27 @@ test('REST errors of each kind link their section of the page', async (t) => {
   await linked(t, await call('/v1/flights/providers/provider_a/capabilities'), 'api_key_missing');
   await linked(t, await call('/v1/flights/providers/provider_a/capabilities', { 'x-api-key': 'not-a-key' }), 'invalid_api_key');
 
-  const partner = await partnerWithTraveler(running, 'Doc link reader', 'profile.read');
+  const partner = await createPartnerClient(running, 'Doc link reader');
+  const browser = new TestBrowser(new URL(running.config.authUrl).origin);
+  const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
+  const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', browser, traveler: { email: uniqueEmail() } });
   const key = { 'x-api-key': partner.apiKey };
   await linked(t, await call('/v1/flights/providers/provider_x/offers/8d3f6b2a-91c4-4e7d-b5a8-0f2c6e9d1b47', key), 'provider_not_found');
-  const bearer = { ...key, authorization: `Bearer ${partner.token}` };
+  const bearer = { ...key, authorization: `Bearer ${tokens.access_token}` };
   const invalid = await linked(t, await call('/v1/users/not-a-traveler', bearer), 'validation_error');
   t.truthy(invalid.fields.userid);
   const scope = await linked(t, await call('/v1/users/me/passengers', bearer), 'insufficient_scope');
   t.like(scope, { error: 'insufficient_scope', scope: 'passengers.read' });
   await linked(t, await call('/v1/users/me', { ...key, authorization: 'Bearer not.a.token' }), 'invalid_token');
 
-  // The hosted pages' JSON API, served by the authorization server's part of the app.
+  // The hosted pages' JSON API: an error it throws, and one its body reader writes itself.
   await linked(t, await call('/v1/apps'), 'session_required');
+  const unreadable = await fetch(`${running.url}/v1/apps/${partner.clientId}/scopes`, {
+    method: 'PUT',
+    headers: { cookie: browser.cookieHeader('/account/apps'), 'content-type': 'application/json' },
+    body: '{"scopes": [',
+  });
+  t.like(await linked(t, unreadable, 'invalid_json'), { status_code: 400 });
 });
 
 test('a 429 links its section too', async (t) => {

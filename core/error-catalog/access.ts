@@ -131,10 +131,17 @@ export const ACCESS_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: true,
       },
+      confirmation_not_yours: {
+        status: 403,
+        title: 'Another traveler’s purchase confirmation',
+        help: 'The confirmation page was opened by another traveler than the one the app books for: sign out, then sign in with the account the app books for and open the link again.',
+        retryable: false,
+        needsUser: true,
+      },
       spending_limit_exceeded: {
         status: 403,
         title: 'Over the traveler’s spending limit for this agent',
-        help: 'The purchase would pass the limit the traveler set for your agent (per booking, or per rolling 30 days). Tell the traveler: they can raise the limit on the Connected apps page (`<AUTH_URL>/account/apps`), or choose something cheaper. No card has been touched.',
+        help: 'The purchase would pass a limit the traveler set for your agent, per booking or per rolling 30 days, or is in another currency than the limit (`limit` says which; `limit_amount`, `spent_amount` and `purchase_amount` say by how much). Tell the traveler: only they can raise the limit, on the Connected apps page (`apps_url`, `<AUTH_URL>/account/apps`); or choose something cheaper. No card has been touched.',
         retryable: false,
         needsUser: true,
       },
