@@ -153,11 +153,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
           demoCredentialsFile: config.sandbox ? demoCredentialsPath(config.dataDir) : undefined,
         },
         icon: ICON,
+        authUrl: config.authUrl,
       }),
     );
 
     const app = buildHttpApp({
       logger,
+      publicOrigin: config.baseUrl,
       routes,
       auth: {
         apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix }), { cacheSeconds: config.apiKeyCacheSeconds }),

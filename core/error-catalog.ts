@@ -5,28 +5,29 @@
  * error bodies: the REST envelopes (`request_id`, `doc_url`) and tool errors (`retryable`, `needs_user`,
  * `request_id`, `doc_url`).
  *
- * TODO(issue 14, errors helper): one entry for every code the service answers, and the page.
+ * The entries live in error-catalog/, one file per family of kinds, in the order the docs page shows
+ * them. A test reads the source for every code the service can answer and fails when one is missing here.
  */
+import { ACCESS_ERRORS } from './error-catalog/access.js';
+import { AVAILABILITY_ERRORS } from './error-catalog/availability.js';
+import type { ErrorAdvice, ErrorEntry, ErrorGroup } from './error-catalog/entry.js';
+import { REFUSAL_ERRORS } from './error-catalog/refusals.js';
+import { REQUEST_ERRORS } from './error-catalog/request.js';
+import { STATE_ERRORS } from './error-catalog/state.js';
 import type { DomainError, ErrorKind } from './errors.js';
 
-export interface ErrorAdvice {
-  /** The same request may succeed later, unchanged (after Retry-After where one is given). */
-  retryable: boolean;
-  /** Only the traveler can unblock it: ask them, or show them a URL. */
-  needsUser: boolean;
-}
-
-export interface ErrorEntry extends ErrorAdvice {
-  /** A short title for the docs page. */
-  title: string;
-  /** What to do about it, for the docs page. */
-  help: string;
-}
+export type { ErrorAdvice, ErrorEntry, ErrorGroup } from './error-catalog/entry.js';
 
 /** Where the docs page of errors is served; each code is an anchor on it. */
 export const ERROR_DOCS_PATH = '/docs/errors';
 
-export const ERROR_CATALOG: Readonly<Record<string, ErrorEntry>> = {};
+/** The families of codes, in the order the docs page shows them. */
+export const ERROR_GROUPS: readonly ErrorGroup[] = [...REQUEST_ERRORS, ...ACCESS_ERRORS, ...STATE_ERRORS, ...REFUSAL_ERRORS, ...AVAILABILITY_ERRORS];
+
+/** Every code, once. Without a prototype: a code such as `constructor` must not find Object's. */
+export const ERROR_CATALOG: Readonly<Record<string, ErrorEntry>> = Object.freeze(
+  Object.assign(Object.create(null) as Record<string, ErrorEntry>, ...ERROR_GROUPS.map((group) => group.entries)),
+);
 
 /** For a code the catalog lacks (it should not), the kind decides. */
 const ADVICE_BY_KIND: Record<ErrorKind, ErrorAdvice> = {
@@ -51,7 +52,16 @@ export function adviceFor(error: Pick<DomainError, 'kind' | 'code'>): ErrorAdvic
   return entry ? { retryable: entry.retryable, needsUser: entry.needsUser } : ADVICE_BY_KIND[error.kind];
 }
 
-/** The docs anchor of a code, on the service's public origin. */
+/** The HTTP statuses a code is answered with (most have one). */
+export function statusesOf(entry: ErrorEntry): readonly number[] {
+  return typeof entry.status === 'number' ? [entry.status] : entry.status;
+}
+
+/**
+ * The docs anchor of a code, on the service's public origin; the page itself for a code the catalog
+ * lacks (a test keeps that from happening), so that a link never points at an anchor that is not there.
+ */
 export function errorDocUrl(publicOrigin: string, code: string): string {
-  return `${publicOrigin.replace(/\/+$/, '')}${ERROR_DOCS_PATH}#${code}`;
+  const page = `${publicOrigin.replace(/\/+$/, '')}${ERROR_DOCS_PATH}`;
+  return Object.hasOwn(ERROR_CATALOG, code) ? `${page}#${code}` : page;
 }

@@ -1,10 +1,38 @@
 /**
  * The specification's error envelopes, as schemas for the OpenAPI document, and what each status
  * answers when a route says nothing more particular (the messages are the ones the service sends).
+ * Every envelope also carries `request_id` and `doc_url` (error-handler.ts adds them to every answer).
  */
 import { z } from 'zod';
+import { ERROR_DOCS_PATH, errorDocUrl } from '../core/error-catalog.js';
 import { internalErrorMessage } from '../core/errors.js';
 import type { ErrorExample } from './route-table.js';
+
+/** The origin of the examples of shared schemas (the document's own examples name its server). */
+export const EXAMPLE_ORIGIN = 'https://api.example.com';
+/** The request id every example shows. */
+export const EXAMPLE_REQUEST_ID = '0b6c3f2e-5d14-4a8b-9e71-c2f4a8d39e06';
+
+const RequestId = z
+  .string()
+  .describe('The id of this request, also in the `X-Request-Id` header of the answer (yours, when you sent a sane one): quote it to support, who find the request in our log under it.');
+const DocUrl = z
+  .url()
+  .describe(`Where the code is explained: its section of the errors page, \`<BASE_URL>${ERROR_DOCS_PATH}#<code>\`.`);
+
+/** An example envelope as the service answers it: with the example request id and the code's doc_url. */
+export function withReferences<T extends { code: string }>(example: T, origin = EXAMPLE_ORIGIN): T & { request_id: string; doc_url: string } {
+  return { ...example, request_id: EXAMPLE_REQUEST_ID, doc_url: errorDocUrl(origin, example.code) };
+}
+
+const TotalBreakdown = z.object({
+  base_amount: z.string().nullable(),
+  tax_amount: z.string().nullable(),
+  services_amount: z.string(),
+  seats_amount: z.string(),
+  total_amount: z.string(),
+  currency: z.string(),
+});
 
 export const ErrorResponse = z
   .object({
@@ -12,21 +40,24 @@ export const ErrorResponse = z
     status_code: z.number().int().describe('The HTTP status, repeated.'),
     code: z.string().describe('A stable snake_case code to branch on, e.g. `not_found`, `rate_limited`.'),
     details: z.string().optional().describe('More about a provider-forwarded error.'),
-    request_id: z.string().optional().describe('On 5xx: quote it to support.'),
+    request_id: RequestId,
+    doc_url: DocUrl,
     order_id: z.string().nullable().optional().describe('On 409 `price_changed`: the provider order to pay at the new total (retryProviderBooking), or null: price the offer again and book anew.'),
     previous_total_amount: z.string().optional().describe('On 409 `price_changed`: the total the booking was asked at.'),
     new_total_amount: z.string().optional().describe('On 409 `price_changed`: the provider’s total now.'),
-    currency: z.string().optional().describe('On 409 `price_changed`: the currency of both totals.'),
+    currency: z.string().optional().describe('On 409 `price_changed` and `total_changed`: the currency of both totals.'),
+    expected_total: z.object({ amount: z.string(), currency: z.string() }).optional().describe('On 409 `total_changed`: the `expected_total` you sent.'),
+    current_total: TotalBreakdown.optional().describe('On 409 `total_changed`: the total now, in parts: show it to the traveler, then book again with it as `expected_total`.'),
   })
   .meta({
     id: 'ErrorResponse',
     description: 'The standard error envelope.',
     examples: [
-      {
+      withReferences({
         message: 'There is no offer 8d3f6b2a-91c4-4e7d-b5a8-0f2c6e9d1b47 of provider_b that you can reach: create one first (createProviderOffer over REST, or create_offer from a search_flights result).',
         status_code: 404,
         code: 'offer_not_found',
-      },
+      }),
     ],
   });
 
@@ -55,11 +86,13 @@ export const ValidationErrorResponse = z
     message: z.string(),
     code: z.literal('validation_error'),
     fields: z.record(z.string(), FieldError).describe('One entry per field that failed, keyed by its path.'),
+    request_id: RequestId,
+    doc_url: DocUrl,
   })
   .meta({
     id: 'ValidationErrorResponse',
     description: 'The validation error envelope: the request body, query or path is invalid.',
-    examples: [BODY_VALIDATION_EXAMPLE],
+    examples: [withReferences(BODY_VALIDATION_EXAMPLE)],
   });
 
 /** A path or query that does not fit: `{userid}` is neither `me` nor a UUID. */
@@ -75,19 +108,13 @@ export const OAuthErrorResponse = z
     error_description: z.string(),
     scope: z.string().optional().describe('On 403: the scope the operation needs.'),
     code: z.string(),
+    request_id: RequestId,
+    doc_url: DocUrl,
   })
   .meta({
     id: 'OAuthErrorResponse',
     description: 'The OAuth error envelope for bearer token failures; `WWW-Authenticate: Bearer` carries the same.',
-    examples: [
-      {
-        error: 'insufficient_scope',
-        error_description:
-          'This operation needs the "passengers.write" scope, which the traveler has not granted to your client: ask for it in a new authorization request.',
-        scope: 'passengers.write',
-        code: 'insufficient_scope',
-      },
-    ],
+    examples: [withReferences(insufficientScopeExample('passengers.write'))],
   });
 
 export const EXPIRED_TOKEN_EXAMPLE = {
@@ -96,7 +123,7 @@ export const EXPIRED_TOKEN_EXAMPLE = {
   code: 'invalid_token',
 };
 
-export function insufficientScopeExample(scope: string) {
+export function insufficientScopeExample(scope: string): { error: string; error_description: string; scope: string; code: string } {
   const description = `This operation needs the "${scope}" scope, which the traveler has not granted to your client: ask for it in a new authorization request.`;
   return { error: 'insufficient_scope', error_description: description, scope, code: 'insufficient_scope' };
 }
@@ -149,8 +176,8 @@ export const ERROR_EXAMPLES: Record<number, ErrorExample & { request_id?: string
   429: { code: 'rate_limited', message: 'Rate limit reached: your plan allows 25 requests per second. Retry after 1 s (see Retry-After).' },
   500: {
     code: 'internal_error',
-    message: internalErrorMessage('0b6c3f2e-5d14-4a8b-9e71-c2f4a8d39e06'),
-    request_id: '0b6c3f2e-5d14-4a8b-9e71-c2f4a8d39e06',
+    message: internalErrorMessage(EXAMPLE_REQUEST_ID),
+    request_id: EXAMPLE_REQUEST_ID,
   },
   501: { code: 'provider_not_supported', message: 'Calls to provider_a are not supported yet.' },
   502: { code: 'provider_unavailable', message: 'provider_b is not answering as expected just now: try again in a moment.' },

@@ -2,6 +2,12 @@
  * The one place where errors become HTTP responses, in the specification's envelopes plus a stable
  * `code`. Domain kinds are mapped here and nowhere else. Anything unexpected is logged in full and
  * answered with a generic message and the request id: never a stack, SQL or a vendor's words.
+ *
+ * Every envelope with a `code` also carries `request_id` (the X-Request-Id of the answer, under which the
+ * log has the request) and `doc_url` (the code's section of the errors page, on BASE_URL): those rendered
+ * here, and the standard envelopes a part that cannot throw into this door wrote itself (the hosted
+ * pages' JSON API refuses unreadable bodies so). The authorization server's own OAuth answers carry no
+ * `code` and are left as the library words them; so are the tool endpoint's, which its door words.
  */
 import type { Context, Next } from 'koa';
 import {
@@ -13,10 +19,11 @@ import {
   ValidationError,
   type ErrorKind,
 } from '../core/errors.js';
+import { errorDocUrl } from '../core/error-catalog.js';
 import type { Logger } from '../core/logger.js';
 import { HttpProblem } from './problems.js';
 
-const STATUS_BY_KIND: Record<ErrorKind, number> = {
+export const STATUS_BY_KIND: Record<ErrorKind, number> = {
   validation: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -34,14 +41,37 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   not_implemented: 501,
 };
 
-export function errorHandler(logger: Logger) {
+/** `publicOrigin` is BASE_URL, where the errors page is published. */
+export function errorHandler(logger: Logger, publicOrigin: string) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
     } catch (error) {
       render(ctx, error, logger);
+      addReferences(ctx, publicOrigin);
+      return;
     }
+    if (isWrittenEnvelope(ctx)) addReferences(ctx, publicOrigin);
   };
+}
+
+/** The request id to quote and the code's documentation, after the envelope's own fields. */
+function addReferences(ctx: Context, publicOrigin: string): void {
+  const body = ctx.body as Record<string, unknown>;
+  ctx.body = { ...body, request_id: String(ctx.state.requestId), doc_url: errorDocUrl(publicOrigin, String(body.code)) };
+}
+
+/** `{message, status_code, code}` written by a middleware of this app instead of thrown. */
+function isWrittenEnvelope(ctx: Context): boolean {
+  if (ctx.status < 400) return false;
+  const body: unknown = ctx.body;
+  return isPlainObject(body) && typeof body.code === 'string' && typeof body.status_code === 'number';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 function render(ctx: Context, error: unknown, logger: Logger): void {

@@ -13,6 +13,8 @@ import { apiSecurityHeaders } from './security-headers.js';
 
 export interface HttpAppOptions {
   logger: Logger;
+  /** BASE_URL: error envelopes link the errors page published there (`doc_url`). */
+  publicOrigin: string;
   routes: Route[];
   auth: AuthDeps;
   trustProxy: boolean;
@@ -38,7 +40,7 @@ export function buildHttpApp(options: HttpAppOptions): Koa {
 
   const router = buildRouter(options.routes, options.auth);
   app.use(requestLog(options.logger));
-  app.use(errorHandler(options.logger));
+  app.use(errorHandler(options.logger, options.publicOrigin));
   app.use(apiSecurityHeaders());
   if (options.toolEndpoint) app.use(options.toolEndpoint);
   if (options.authorizationServer) app.use(options.authorizationServer);

@@ -2,7 +2,8 @@
  * The error answers of a route for the OpenAPI document: the statuses every route of its kind can answer
  * (credentials, rate limit, body) and the ones it declares, each in the envelope the service really sends,
  * with the answer it gives as a named example. Where one status comes in two envelopes (a bad API key or a
- * bad token), each has its example.
+ * bad token), each has its example. Examples carry `request_id` and `doc_url` as every error answer does,
+ * the link on the document's own server.
  */
 import { z } from 'zod';
 import {
@@ -19,6 +20,7 @@ import {
   OTHER_TRAVELER_EXAMPLE,
   PARAMETER_VALIDATION_EXAMPLE,
   ValidationErrorResponse,
+  withReferences,
 } from './envelopes.js';
 import type { ErrorExample, NamedExample, ResponseSpec, Route } from './route-table.js';
 
@@ -28,21 +30,24 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': 'Your plan’s policies: `"per_second";q=25;w=1, "per_day";q=100000;w=86400`.',
 };
 
-export function routeErrors(route: Route): Record<number, ResponseSpec> {
+/** `origin` is the document's server (BASE_URL), where the examples' `doc_url` points. */
+export function routeErrors(route: Route, origin: string): Record<number, ResponseSpec> {
   const statuses = new Set<number>(route.errors ?? []);
   if (route.auth !== 'none') [401, 403, 429].forEach((status) => statuses.add(status));
   if (route.body || route.query || route.upload) statuses.add(400);
   if (route.body || route.upload) [413, 415].forEach((status) => statuses.add(status));
   statuses.add(500);
-  return Object.fromEntries([...statuses].sort((a, b) => a - b).map((status) => [status, errorSpec(route, status)]));
+  return Object.fromEntries([...statuses].sort((a, b) => a - b).map((status) => [status, errorSpec(route, status, origin)]));
 }
 
-function errorSpec(route: Route, status: number): ResponseSpec {
+function errorSpec(route: Route, status: number, origin: string): ResponseSpec {
+  const standard = (answered: number, example: ErrorExample) => withReferences(standardEnvelope(answered, example), origin);
+  const oauth = <T extends { code: string }>(example: T) => withReferences(example, origin);
   const bearer = route.auth === 'api_key_and_bearer';
   const description = (bearer ? BEARER_ERROR_DESCRIPTIONS[status] : undefined) ?? ERROR_DESCRIPTIONS[status] ?? 'Error';
   // A traveler's token fails in the OAuth envelope, the partner's key in the standard one.
   const keyOrToken = z.union([ErrorResponse, OAuthErrorResponse]);
-  if (status === 400) return { description, ...badRequest(route) };
+  if (status === 400) return { description, ...badRequest(route, origin) };
   if (status === 401 && bearer) {
     return {
       description,
@@ -50,14 +55,14 @@ function errorSpec(route: Route, status: number): ResponseSpec {
       headers: { 'WWW-Authenticate': 'The Bearer challenge, with `error="invalid_token"` when a token was sent.' },
       examples: {
         api_key: named('The API key is unknown or revoked', standard(401, ERROR_EXAMPLES[401] as ErrorExample)),
-        token: named('The access token has expired', EXPIRED_TOKEN_EXAMPLE),
+        token: named('The access token has expired', oauth(EXPIRED_TOKEN_EXAMPLE)),
       },
     };
   }
   if (status === 403) {
     const examples: Record<string, NamedExample> = { not_allowed: named('Not on your route allowlist', standard(403, notAllowedExample(route.operationId))) };
     if (!bearer) return { description, schema: ErrorResponse, examples };
-    if (route.scope) examples.insufficient_scope = named(`The token lacks ${route.scope}`, insufficientScopeExample(route.scope));
+    if (route.scope) examples.insufficient_scope = named(`The token lacks ${route.scope}`, oauth(insufficientScopeExample(route.scope)));
     if (route.path.includes('{userid}')) examples.other_traveler = named('Another traveler’s id in the path', standard(403, OTHER_TRAVELER_EXAMPLE));
     return { description, schema: keyOrToken, headers: { 'WWW-Authenticate': 'On `insufficient_scope`: the RFC 6750 challenge naming the scope.' }, examples };
   }
@@ -71,22 +76,22 @@ function errorSpec(route: Route, status: number): ResponseSpec {
 }
 
 /** A field that does not fit (validation envelope); with a body, also a body that cannot be read. */
-function badRequest(route: Route): Pick<ResponseSpec, 'schema' | 'examples'> {
+function badRequest(route: Route, origin: string): Pick<ResponseSpec, 'schema' | 'examples'> {
   const own = route.errorExamples?.[400];
   const fallback = route.body || route.upload ? BODY_VALIDATION_EXAMPLE : PARAMETER_VALIDATION_EXAMPLE;
-  const validation = named('A field does not fit', own?.fields ? { message: own.message, code: own.code, fields: own.fields } : fallback);
+  const validation = named('A field does not fit', withReferences(own?.fields ? { message: own.message, code: own.code, fields: own.fields } : fallback, origin));
   if (!route.body && !route.upload) return { schema: ValidationErrorResponse, examples: { validation } };
   const unreadable = route.upload ? MULTIPART_UNREADABLE_EXAMPLE : (ERROR_EXAMPLES[400] as ErrorExample);
   return {
     schema: z.union([ValidationErrorResponse, ErrorResponse]),
-    examples: { validation, [unreadable.code]: named('The body cannot be read', standard(400, unreadable)) },
+    examples: { validation, [unreadable.code]: named('The body cannot be read', withReferences(standardEnvelope(400, unreadable), origin)) },
   };
 }
 
-/** The standard envelope as the service sends it. */
-function standard(status: number, example: ErrorExample & { request_id?: string }) {
-  const { message, code, details, request_id } = example;
-  return { message, status_code: status, code, ...(details ? { details } : {}), ...(request_id ? { request_id } : {}) };
+/** The standard envelope's own fields as the service sends them (withReferences adds the rest). */
+function standardEnvelope(status: number, example: ErrorExample) {
+  const { message, code, details } = example;
+  return { message, status_code: status, code, ...(details ? { details } : {}) };
 }
 
 function named(summary: string, value: unknown): NamedExample {

@@ -5,6 +5,7 @@
  * on the media type too, where every tool (reference pages, Postman, client generators) looks for it.
  */
 import type { z } from 'zod';
+import { ERROR_DOCS_PATH } from '../core/error-catalog.js';
 import { SCOPES } from '../core/scopes.js';
 import { routeErrors } from './openapi-errors.js';
 import { ComponentCollector, ExampleCollector, type JsonObject } from './openapi-schemas.js';
@@ -23,7 +24,7 @@ export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo, documen
   const paths: Record<string, Record<string, JsonObject>> = {};
   const add = (path: string, method: string, operation: JsonObject) => ((paths[path] ??= {})[method.toLowerCase()] = operation);
 
-  for (const route of routes.filter((candidate) => !candidate.hidden)) add(route.path, route.method, routeOperation(route, components));
+  for (const route of routes.filter((candidate) => !candidate.hidden)) add(route.path, route.method, routeOperation(route, components, info.serverUrl));
   for (const operation of documented) add(operation.path, operation.method, documentedOperation(operation, components));
 
   return {
@@ -32,7 +33,10 @@ export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo, documen
       title: 'Travel Partner API',
       version: info.version,
       description:
-        'Partner REST API: flight providers, offers and bookings, traveler profiles and saved passengers; the OAuth 2.0 authorization server that signs travelers in; and the agent tool endpoint `/v1/mcp`. REST errors use the standard envelope (`message`, `status_code`, `code`) or, for invalid input, the validation envelope (`fields`); the authorization server answers in OAuth errors (`error`, `error_description`).',
+        'Partner REST API: flight providers, offers and bookings, traveler profiles and saved passengers; the OAuth 2.0 authorization server that signs travelers in; and the agent tool endpoint `/v1/mcp`. ' +
+        'REST errors use the standard envelope (`message`, `status_code`, `code`) or, for invalid input, the validation envelope (`fields`); ' +
+        `each also carries \`request_id\` (as in the \`X-Request-Id\` header) and \`doc_url\`, the code's section of the errors page [${info.serverUrl}${ERROR_DOCS_PATH}](${info.serverUrl}${ERROR_DOCS_PATH}). ` +
+        'The authorization server answers in OAuth errors (`error`, `error_description`).',
     },
     servers: [{ url: info.serverUrl }],
     tags: TAGS,
@@ -60,8 +64,8 @@ class Components {
   readonly examples = new ExampleCollector();
 }
 
-function routeOperation(route: Route, components: Components): JsonObject {
-  const answers = { ...route.responses, ...routeErrors(route) };
+function routeOperation(route: Route, components: Components, serverUrl: string): JsonObject {
+  const answers = { ...route.responses, ...routeErrors(route, serverUrl) };
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -1,11 +1,13 @@
 /**
- * The REST door's error envelopes, proven on the real middleware chain with two routes of the test's
- * own: one that takes a strict JSON body, one that fails unexpectedly.
+ * The REST door's error envelopes, proven on the real middleware chain with routes of the test's own:
+ * one that takes a strict JSON body, one that fails unexpectedly, one behind the partner's key and the
+ * traveler's token, and two that write an error body themselves instead of throwing.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import test from 'ava';
+import type { ExecutionContext } from 'ava';
 import { jsonOf } from './helpers/http.js';
 import { z } from 'zod';
 import { ApiKeyVerifier } from '../authz/api-key-verifier.js';
@@ -32,18 +34,22 @@ const Traveler = z.strictObject({
   tags: z.array(z.string()).max(2).optional(),
 });
 
+/** The BASE_URL the errors page is published on, as the app is told it. */
+const ORIGIN = 'https://api.example.com';
+
 const logLines: string[] = [];
 let database: TestDatabase;
 let db: Database;
 let server: http.Server;
 let base: string;
+let partners: PartnerService;
 
 test.before(async () => {
   database = await createTestDatabase();
   db = await openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 2 });
   await migrateToLatest(db.knex, database.url);
   await seedReferenceData(db.knex);
-  const partners = new PartnerService(db.knex);
+  partners = new PartnerService(db.knex);
   const keys = await loadSigningKeys({ jwksPath: undefined, cookieKeys: undefined, dataDir: tempDir('tp-errors-'), production: false });
   const capture = new Writable({
     write(chunk, _encoding, done) {
@@ -54,6 +60,7 @@ test.before(async () => {
   const logger = createLogger('info', capture);
   const app = buildHttpApp({
     logger,
+    publicOrigin: ORIGIN,
     trustProxy: false,
     auth: {
       apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard(), { cacheSeconds: 30 }),
@@ -72,6 +79,37 @@ test.before(async () => {
         body: Traveler,
         responses: { 201: { description: 'created' } },
         handler: ({ body }) => ({ body: { id: 'x', first_name: body.first_name } }),
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/v1/test/profile',
+        operationId: 'getTestProfile',
+        summary: 'a traveler route',
+        tags: ['Test'],
+        auth: 'api_key_and_bearer',
+        scope: 'profile.read',
+        responses: { 200: { description: 'never without a token' } },
+        handler: () => ({ body: {} }),
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/v1/test/written',
+        operationId: 'writeStandardEnvelope',
+        summary: 'answers an error without throwing, as the hosted pages’ JSON API refuses a body',
+        tags: ['Test'],
+        auth: 'none',
+        responses: { 200: { description: 'never' } },
+        handler: () => ({ status: 415, body: { message: 'Send the body in UTF-8.', status_code: 415, code: 'unsupported_media_type' } }),
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/v1/test/foreign',
+        operationId: 'writeForeignEnvelope',
+        summary: 'answers in another door’s envelope (no status_code), as the tool endpoint does',
+        tags: ['Test'],
+        auth: 'none',
+        responses: { 200: { description: 'never' } },
+        handler: () => ({ status: 429, body: { code: 'api_key_not_allowed', message: 'Remove the x-api-key header.' } }),
       }),
       defineRoute({
         method: 'GET',
@@ -207,8 +245,9 @@ test('a 5xx carries a generic message and the request id, never a stack or SQL',
   t.is(response.status, 500);
   t.is(response.headers.get('x-request-id'), 'trace-500-check');
   const body = await jsonOf(response);
-  t.deepEqual(Object.keys(body).sort(), ['code', 'message', 'request_id', 'status_code']);
+  t.deepEqual(Object.keys(body).sort(), ['code', 'doc_url', 'message', 'request_id', 'status_code']);
   t.is(body.request_id, 'trace-500-check');
+  t.is(body.doc_url, `${ORIGIN}/docs/errors#internal_error`);
   t.is(body.code, 'internal_error');
   t.notRegex(JSON.stringify(body), /secret_table|\.ts:|at /);
   // The detail is in the log, for us.
@@ -245,4 +284,54 @@ test('a body whose gzip is broken is a 400, not a 500', async (t) => {
 test('a body in an unknown encoding is a 415', async (t) => {
   const response = await post('x', { 'content-type': 'application/json', 'content-encoding': 'compress' });
   t.is(response.status, 415);
+});
+
+/** The error carries the answer's request id and its code's section of the errors page. */
+async function referenced(t: ExecutionContext, response: Response, code: string) {
+  const body = await jsonOf(response);
+  t.is(body.code, code);
+  t.regex(response.headers.get('x-request-id') ?? '', /.+/);
+  t.is(body.request_id, response.headers.get('x-request-id'), `${code}: request_id`);
+  t.is(body.doc_url, `${ORIGIN}/docs/errors#${code}`, `${code}: doc_url`);
+  return body;
+}
+
+test('every envelope with a code carries request_id and doc_url, whichever way it was made', async (t) => {
+  // The validation envelope, from a schema.
+  const invalid = await post(JSON.stringify({ ...valid, nights: 0 }));
+  t.is(invalid.status, 400);
+  t.truthy((await referenced(t, invalid, 'validation_error')).fields.nights);
+  // HttpProblems: an unreadable body, a too large one, the wrong type, no route, the wrong method.
+  t.like(await referenced(t, await post('{'), 'invalid_json'), { status_code: 400 });
+  t.like(await referenced(t, await post(JSON.stringify({ ...valid, first_name: 'A'.repeat(1024 * 1024) })), 'payload_too_large'), { status_code: 413 });
+  t.like(await referenced(t, await post('x', { 'content-type': 'text/plain' }), 'unsupported_media_type'), { status_code: 415 });
+  t.like(await referenced(t, await fetch(`${base}/v1/no/such/thing`), 'route_not_found'), { status_code: 404 });
+  t.like(await referenced(t, await fetch(`${base}/v1/test/travelers`, { method: 'DELETE' }), 'method_not_allowed'), { status_code: 405 });
+  // A request id the caller sent is the one quoted.
+  const traced = await fetch(`${base}/v1/no/such/thing`, { headers: { 'x-request-id': 'partner-trace-42' } });
+  t.is((await referenced(t, traced, 'route_not_found')).request_id, 'partner-trace-42');
+});
+
+test('the partner key’s standard envelope and the bearer token’s OAuth envelope both carry them', async (t) => {
+  const noKey = await fetch(`${base}/v1/test/profile`);
+  t.is(noKey.status, 401);
+  t.like(await referenced(t, noKey, 'api_key_missing'), { status_code: 401 });
+
+  const partner = await partners.createPartner({ name: 'Envelope reader' });
+  const badToken = await fetch(`${base}/v1/test/profile`, { headers: { 'x-api-key': partner.api_key, authorization: 'Bearer not.a.token' } });
+  t.is(badToken.status, 401);
+  t.regex(badToken.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+  const body = await referenced(t, badToken, 'invalid_token');
+  t.deepEqual(Object.keys(body).sort(), ['code', 'doc_url', 'error', 'error_description', 'request_id']);
+  t.is(body.error, 'invalid_token');
+});
+
+test('a standard envelope written in place gets them too; another door’s envelope is left as it is', async (t) => {
+  const written = await fetch(`${base}/v1/test/written`);
+  t.is(written.status, 415);
+  t.like(await referenced(t, written, 'unsupported_media_type'), { status_code: 415, message: 'Send the body in UTF-8.' });
+
+  const foreign = await fetch(`${base}/v1/test/foreign`);
+  t.is(foreign.status, 429);
+  t.deepEqual(await jsonOf(foreign), { code: 'api_key_not_allowed', message: 'Remove the x-api-key header.' });
 });

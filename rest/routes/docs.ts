@@ -1,6 +1,7 @@
 /**
  * The API's own description: the generated OpenAPI document, a reference page rendered by the bundled
- * swagger-ui-dist (no CDN), the quick-start landing page at the root, and the site's icon.
+ * swagger-ui-dist (no CDN), the errors page every error's `doc_url` points into, the quick-start landing
+ * page at the root, and the site's icon.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,6 +9,8 @@ import path from 'node:path';
 import { defineRoute, type Route } from '../route-table.js';
 import { HttpProblem } from '../problems.js';
 import { z } from 'zod';
+import { ERROR_DOCS_PATH } from '../../core/error-catalog.js';
+import { errorDocsPage } from './error-docs-page.js';
 import { landingPage, type LandingPageOptions } from './landing-page.js';
 
 const ASSETS: Record<string, string> = {
@@ -42,6 +45,8 @@ const AssetParams = z.object({ file: z.string() });
 export interface DocsDeps {
   openApiDocument(): unknown;
   landing: LandingPageOptions;
+  /** AUTH_URL, which the errors page names where the hosted pages are. */
+  authUrl: string;
   /** The site's icon, an SVG (the hosted pages show the same one). */
   icon: string;
 }
@@ -51,6 +56,7 @@ export function docsRoutes(deps: DocsDeps): Route[] {
   const cache = new Map<string, Buffer>();
   const html = { 'Content-Type': 'text/html; charset=utf-8' };
   const landing = landingPage(deps.landing);
+  const errorsPage = errorDocsPage({ baseUrl: deps.landing.baseUrl, authUrl: deps.authUrl, stylesheetPath: deps.landing.stylesheetPath });
 
   return [
     defineRoute({
@@ -99,6 +105,18 @@ export function docsRoutes(deps: DocsDeps): Route[] {
       page: true,
       responses: { 200: { description: 'HTML' } },
       handler: () => ({ headers: html, body: DOCS_PAGE }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: ERROR_DOCS_PATH,
+      operationId: 'getErrorDocsPage',
+      summary: 'The errors page: one section per error code',
+      tags: ['Docs'],
+      auth: 'none',
+      hidden: true,
+      page: true,
+      responses: { 200: { description: 'HTML' } },
+      handler: () => ({ headers: html, body: errorsPage }),
     }),
     defineRoute({
       method: 'GET',
