@@ -46,7 +46,7 @@ export function quotePurchase(input: {
     last_name: passenger.lastName,
     born_on: passenger.bornOn,
   }));
-  const offerVersion = digest(offer.offer);
+  const offerVersion = offerVersionOf(offer.offer);
   const card = { id: input.card.id, brand: input.card.brand, last4: input.card.last4 };
   const quote = {
     userId: input.userId,
@@ -87,6 +87,15 @@ export function checkExpectedTotal(expected: CreateBookingRequest['expected_tota
   if (!expected) return;
   const same = expected.currency === quote.breakdown.currency && toMinorUnits(expected.amount, expected.currency) === quote.amountMinor;
   if (!same) throw new TotalChangedError(expected, quote.breakdown);
+}
+
+/**
+ * What the traveler buys of the offer: its flights, fares, conditions and prices. Not its timestamps nor
+ * the provider's own copy, which a new pricing at the same price rewrites: that is the same purchase.
+ */
+function offerVersionOf(offer: BookableOffer['offer']): string {
+  const { created_at: _created, updated_at: _updated, expires_at: _expires, raw_offer: _raw, ...bought } = offer;
+  return digest(bought);
 }
 
 function digest(value: unknown): string {
