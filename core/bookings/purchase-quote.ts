@@ -94,8 +94,8 @@ export function checkExpectedTotal(expected: CreateBookingRequest['expected_tota
  * the provider's own copy, which a new pricing at the same price rewrites: that is the same purchase.
  */
 function offerVersionOf(offer: BookableOffer['offer']): string {
-  const { created_at: _created, updated_at: _updated, expires_at: _expires, raw_offer: _raw, ...bought } = offer;
-  return digest(bought);
+  const { created_at: _created, updated_at: _updated, expires_at: _expires, raw_offer: _raw, payment_requirements, ...bought } = offer;
+  return digest({ ...bought, requires_instant_payment: payment_requirements.requires_instant_payment });
 }
 
 function digest(value: unknown): string {
