@@ -32,6 +32,9 @@ import type { Mailer, SmsSender } from './core/ports.js';
 import { UserService } from './core/users/service.js';
 import { TOOL_ENDPOINT_PATH, toolEndpoint, type AgentLimits } from './mcp/endpoint.js';
 import type { Tool, ToolServices } from './mcp/tool.js';
+import { ProtocolHandler } from './mcp/protocol-handler.js';
+import { PurchaseConfirmations } from './mcp/purchase-confirmation.js';
+import { confirmationStateCodec } from './mcp/request-state.js';
 import { ToolServers } from './mcp/tool-server.js';
 import { accountsModule } from './modules/accounts.js';
 import { bookingsModule } from './modules/bookings.js';
@@ -241,8 +244,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
 function buildToolEndpoint(deps: { shared: SharedPieces; tools: Tool[]; services: ToolServices; limits: AgentLimits }): Middleware {
   const { config, keys, clock, logger } = deps.shared;
   const resourceUrl = `${config.baseUrl}${TOOL_ENDPOINT_PATH}`;
+  // The state of a purchase awaiting confirmation is signed with a key every instance derives alike.
+  const confirmations = new PurchaseConfirmations(confirmationStateCodec(keys.cookieKeys[0] as string));
+  const servers = new ToolServers(deps.tools, { services: deps.services, logger, docsOrigin: new URL(config.baseUrl).origin, confirmations });
   return toolEndpoint({
-    servers: new ToolServers(deps.tools, { services: deps.services, logger }),
+    servers,
+    protocol: new ProtocolHandler(servers, logger),
     tokens: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: config.authUrl, audiences: [resourceUrl], clock }),
     limits: deps.limits,
     resourceUrl,

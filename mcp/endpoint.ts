@@ -1,7 +1,8 @@
 /**
- * `/v1/mcp`: the agent tool endpoint, the MCP SDK's Streamable HTTP transport inside our Koa app.
- * Stateless (no sessions: any instance answers any request) with JSON responses. Before a request reaches
- * the transport, it goes through these checks, each answering in HTTP what a client can act on:
+ * `/v1/mcp`: the agent tool endpoint, the MCP SDK (v2) inside our Koa app, serving revision 2026-07-28 and
+ * clients of 2025-11-25 on the same URL (protocol-handler.ts). Stateless (no sessions: any instance
+ * answers any request) with JSON responses. Before a request reaches the SDK, it goes through these
+ * checks, each answering in HTTP what a client can act on:
  *
  * 1. `x-api-key` present, even empty: 429 with Retry-After of a day. Keyed traffic is throttled to zero
  *    here (Authentication rule 2).
@@ -11,24 +12,24 @@
  *    the metadata document and the scopes the tools need, so a client that knows only the URL can
  *    authorize.
  * 5. Not too many requests from one traveler's agent: 429 with Retry-After and the RateLimit headers.
- * 6. One JSON-RPC message in JSON (revision 2025-11-25 has no batches), nested at most 64 levels and
- *    without text PostgreSQL cannot store (core's input checks, naming each field); a tools/call names
- *    its tool and passes its arguments as an object.
+ * 6. One JSON-RPC message in JSON, nested at most 64 levels and without text PostgreSQL cannot store
+ *    (json-message.ts); a tools/call names its tool and passes its arguments as an object.
  * 7. A tools/call for a tool whose scope the token lacks: 403 insufficient_scope with the needed scope
  *    in the challenge, so the client can step up. A legacy token (issued to a partner's client asking
  *    no scope) carries no scope here: agents act only on what the traveler consented to.
+ *
+ * Every refusal with a `code` carries the request's `request_id` (JSON-RPC errors in their `data`), so
+ * that what an agent quotes finds the log line.
  */
-import type { IncomingMessage } from 'node:http';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Middleware, Next } from 'koa';
 import type { Actor } from '../core/actor.js';
-import { DomainError, RateLimitedError, type FieldError } from '../core/errors.js';
-import { inputProblems, MAX_INPUT_DEPTH } from '../core/input-checks.js';
+import { DomainError, RateLimitedError } from '../core/errors.js';
+import { readMessage, type Message, type RpcError } from './json-message.js';
+import type { ProtocolHandler } from './protocol-handler.js';
 import type { ToolServers } from './tool-server.js';
 
 export const TOOL_ENDPOINT_PATH = '/v1/mcp';
-const MAX_BODY_BYTES = 1024 * 1024;
 /** Longer than any provider's timeout: a request still unanswered by then will not be. */
 const DEADLINE_MS = 120_000;
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
@@ -49,6 +50,8 @@ export interface AgentLimits {
 
 export interface ToolEndpointOptions {
   servers: ToolServers;
+  /** The SDK behind the checks (both revisions). */
+  protocol: ProtocolHandler;
   tokens: TokenCheck;
   limits: AgentLimits;
   /** The endpoint's public URL: the resource its tokens are issued for. */
@@ -66,6 +69,8 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
   return async function serveTools(ctx: Context, next: Next): Promise<void> {
     if (ctx.path.replace(/\/+$/, '') !== TOOL_ENDPOINT_PATH) return next();
     ctx.state.operationId = 'mcp';
+    const requestId = ctx.state.requestId as string;
+    const refuse = (status: number, code: string, message: string) => answer(ctx, status, { code, message, request_id: requestId });
 
     // Any x-api-key header is keyed traffic, an empty one too (ctx.get would answer '' for it and for none).
     if (ctx.req.headers['x-api-key'] !== undefined) {
@@ -75,20 +80,20 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
         'RateLimit-Policy': `"api_key";q=0;w=${KEYED_RETRY_AFTER_SECONDS}`,
         RateLimit: `"api_key";r=0;t=${KEYED_RETRY_AFTER_SECONDS}`,
       });
-      return answer(ctx, 429, {
-        code: 'api_key_not_allowed',
-        message:
-          'The tool endpoint never takes an API key (keyed traffic is throttled to zero here, so waiting will not help): remove the x-api-key header and send only the traveler’s access token, as Authorization: Bearer <token>.',
-      });
+      return refuse(
+        429,
+        'api_key_not_allowed',
+        'The tool endpoint never takes an API key (keyed traffic is throttled to zero here, so waiting will not help): remove the x-api-key header and send only the traveler’s access token, as Authorization: Bearer <token>.',
+      );
     }
     const origin = ctx.get('origin');
     // Agents call from servers and command lines (no Origin); a page may call only from our own origin.
     if (ctx.host !== resource.host || (origin && origin !== resource.origin)) {
-      return answer(ctx, 403, { code: 'origin_not_allowed', message: `Call the tool endpoint at ${options.resourceUrl}, not through another host name or from another site's page.` });
+      return refuse(403, 'origin_not_allowed', `Call the tool endpoint at ${options.resourceUrl}, not through another host name or from another site's page.`);
     }
     if (ctx.method !== 'POST') {
       ctx.set('Allow', 'POST');
-      return answer(ctx, 405, { code: 'method_not_allowed', message: 'The tool endpoint is stateless: send each JSON-RPC message as a POST.' });
+      return refuse(405, 'method_not_allowed', 'The tool endpoint is stateless: send each JSON-RPC message as a POST.');
     }
 
     const token = BEARER.exec(ctx.get('authorization'))?.[1];
@@ -116,11 +121,11 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
         'RateLimit-Policy': `"per_agent";q=${points};w=${duration}`,
         RateLimit: `"per_agent";r=0;t=${error.retryAfterSeconds}`,
       });
-      return answer(ctx, 429, { code: error.code, message: error.message });
+      return refuse(429, error.code, error.message);
     }
 
-    const body = await readJson(ctx.req);
-    if (!body.ok) return answer(ctx, body.status, { jsonrpc: '2.0', id: null, error: body.error });
+    const body = await readMessage(ctx.req);
+    if (!body.ok) return answer(ctx, body.status, { jsonrpc: '2.0', id: null, error: withRequestId(body.error, requestId) });
 
     const missing = missingScope(body.value, actor, options.servers);
     if (missing) {
@@ -132,106 +137,80 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
       });
     }
 
-    await handOver(ctx, options.servers, body.value, {
+    await handOver(ctx, options.protocol, body.value, {
       token,
       clientId: actor.clientId,
       scopes: [...(actor.scopes ?? [])],
       expiresAt: actor.expiresAt,
       resource,
-      extra: { actor, requestId: ctx.state.requestId as string },
+      extra: { actor, requestId },
     });
   };
 }
 
 /**
- * The message to the SDK's transport, on a pooled server. Its web-standard form takes the parsed body
- * and answers a Response, which Koa sends like any other answer: cheaper than its Node form, which turns
- * the whole request into a web Request and streams the Response back (a fifth of the CPU of a call).
+ * The message to the SDK, which answers a web Response that Koa sends like any other answer. The body is
+ * the message we already read (the SDK does not read it again); of the headers, only those the SDK reads.
  */
-async function handOver(ctx: Context, servers: ToolServers, message: unknown, authInfo: AuthInfo): Promise<void> {
-  const server = servers.acquire();
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+async function handOver(ctx: Context, protocol: ProtocolHandler, message: Message, authInfo: AuthInfo): Promise<void> {
+  const requestId = authInfo.extra?.requestId as string;
+  const abandoned = new AbortController();
   let deadline: NodeJS.Timeout | undefined;
   try {
-    await server.connect(transport);
-    const headers = FORWARDED_HEADERS.flatMap((name) => (ctx.get(name) ? [[name, ctx.get(name)] as [string, string]] : []));
-    const handled = transport.handleRequest(new Request(authInfo.resource as URL, { method: 'POST', headers }), { parsedBody: message, authInfo });
+    const request = new Request(authInfo.resource as URL, { method: 'POST', headers: forwardedHeaders(ctx), signal: abandoned.signal });
     const late = new Promise<undefined>((resolve) => (deadline = setTimeout(() => resolve(undefined), DEADLINE_MS)));
-    const response = await Promise.race([handled, late]);
+    const response = await Promise.race([protocol.handle(request, message, authInfo), late]);
     if (!response) {
-      return answer(ctx, 504, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'The request took too long and was given up: try again in a moment.' } });
+      abandoned.abort();
+      const error = { code: -32603, message: 'The request took too long and was given up: try again in a moment.' };
+      return answer(ctx, 504, { jsonrpc: '2.0', id: null, error: withRequestId(error, requestId) });
     }
+    const text = response.body ? await response.text() : null;
     // Body before status: Koa keeps a 202 without a body (a notification's answer) as it is.
-    ctx.body = response.body ? await response.text() : null;
+    ctx.body = text === null ? null : stampRpcError(text, requestId);
     ctx.status = response.status;
     response.headers.forEach((value, name) => ctx.set(name, value));
   } finally {
     clearTimeout(deadline);
-    await transport.close();
-    servers.release(server);
   }
 }
 
-/** What the transport reads of a request besides its body. */
-const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+/** What the SDK reads of a request besides its body: the media types, and MCP's own headers (revision, method, name). */
+function forwardedHeaders(ctx: Context): [string, string][] {
+  const headers: [string, string][] = [];
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (typeof value === 'string' && (name === 'accept' || name === 'content-type' || name.startsWith('mcp-'))) headers.push([name, value]);
+  }
+  return headers;
+}
+
+/**
+ * A JSON-RPC error the SDK answered (an unknown method, a revision it does not serve, a tampered
+ * requestState) gets the request id in its `data`, as ours do. Only a body that can be one is parsed.
+ */
+function stampRpcError(text: string, requestId: string): string {
+  if (!text.includes('"error"')) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const reply = parsed as { error?: RpcError; result?: unknown };
+  if (typeof reply !== 'object' || reply === null || typeof reply.error !== 'object' || reply.error === null || 'result' in reply) return text;
+  return JSON.stringify({ ...reply, error: withRequestId(reply.error, requestId) });
+}
+
+function withRequestId(error: RpcError, requestId: string): RpcError {
+  const data = error.data;
+  if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) return error;
+  return { ...error, data: { ...data, request_id: requestId } };
+}
 
 /** The scope a tools/call needs and the token lacks. */
 function missingScope(message: Message, actor: Actor, servers: ToolServers): string | undefined {
   if (message.method !== 'tools/call') return undefined;
   return servers.scopesOf(message.params?.name as string)?.find((scope) => !actor.scopes?.has(scope));
-}
-
-interface Message {
-  method?: unknown;
-  params?: { name?: unknown; arguments?: unknown };
-}
-
-type Read = { ok: true; value: Message } | { ok: false; status: number; error: { code: number; message: string; data?: unknown } };
-
-/** One JSON-RPC message, read within the size limit; a tools/call with its tool's name and arguments. */
-async function readJson(req: IncomingMessage): Promise<Read> {
-  const refuse = (status: number, code: number, message: string): Read => ({ ok: false, status, error: { code, message } });
-  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return refuse(415, -32700, 'Send JSON-RPC messages as Content-Type: application/json.');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return refuse(413, -32600, 'The message is larger than 1 MiB.');
-    chunks.push(chunk as Buffer);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return refuse(400, -32700, 'The body is not valid JSON.');
-  }
-  const problems = inputProblems(value);
-  if (problems.length > 0) return refuseInput(problems);
-  if (Array.isArray(value)) return refuse(400, -32600, 'Send one JSON-RPC message per request: this protocol revision (2025-11-25) has no batches.');
-  if (typeof value !== 'object' || value === null) return refuse(400, -32600, 'The body must be one JSON-RPC message (an object).');
-  const message = value as Message;
-  if (message.method === 'tools/call') {
-    const params = message.params;
-    const args = params?.arguments;
-    if (typeof params !== 'object' || params === null || typeof params.name !== 'string' || (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))) {
-      return refuse(400, -32602, 'A tools/call names its tool in params.name and passes params.arguments as an object: see tools/list.');
-    }
-  }
-  return { ok: true, value: message };
-}
-
-/**
- * Too deep is an invalid request; text PostgreSQL cannot store is invalid params, naming each field in
- * the words of the REST API's validation envelope (in the error's `data`).
- */
-function refuseInput(problems: FieldError[]): Read {
-  if (problems.some((problem) => problem.rule === 'max_depth')) {
-    const message = `The message nests arrays and objects too deep: send at most ${MAX_INPUT_DEPTH} levels.`;
-    return { ok: false, status: 400, error: { code: -32600, message } };
-  }
-  const fields = Object.fromEntries(problems.map((problem) => [problem.field, problem]));
-  const message = `Some text cannot be used: ${problems.map((problem) => problem.message).join('; ')}.`;
-  return { ok: false, status: 400, error: { code: -32602, message, data: { code: 'validation_error', fields } } };
 }
 
 function answer(ctx: Context, status: number, body: Record<string, unknown>): void {

@@ -1,24 +1,23 @@
 /**
- * The MCP servers that answer tools/list and tools/call. The SDK's McpServer is used as a protocol
- * engine with our own two handlers, not with its registerTool: our tools validate input with core's
- * schemas and answer errors in our words (a code and what to do next), their JSON Schemas are computed
- * once at start rather than on every tools/list, and what a tool returns is already typed by core, so it
- * is not validated a second time.
+ * The MCP servers that answer tools/list and tools/call, one per request (the SDK's server factory). The
+ * SDK's low-level Server is the protocol engine (discover or initialize, the eras, the envelope, the
+ * multi-round-trip seam) with our own two handlers: our tools validate input with core's schemas and
+ * answer errors in our words, their JSON Schemas are computed once at start rather than on every
+ * tools/list, and what a tool returns is already typed by core, so it is not validated a second time.
  *
- * A server serves one request at a time (the SDK connects it to one transport), and building one costs a
- * validator and the handlers' setup; so servers are pooled and reused, one per request in flight.
+ * A fresh Server costs about 3 µs (measured: the SDK builds its validator lazily, and we never validate
+ * with it), so unlike the v1 SDK's, servers are not pooled: a pooled one would carry a request's era and
+ * client identity into the next.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { Server, type CallToolRequest, type CallToolResult, type InputRequiredResult, type McpRequestContext, type ServerContext, type Tool as ListedTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Actor } from '../core/actor.js';
-import { InsufficientScopeError, NotFoundError } from '../core/errors.js';
+import { ConfirmationRequiredError, InsufficientScopeError, NotFoundError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { parseOrThrow } from '../core/validation.js';
+import type { PurchaseConfirmations } from './purchase-confirmation.js';
 import type { Tool, ToolServices } from './tool.js';
-import { toolError } from './tool-errors.js';
+import { confirmationDeclined, toolError } from './tool-errors.js';
 
 export const SERVER_INFO = { name: 'travel-partner', title: 'Travel Partner', version: '1.0.0' };
 
@@ -26,18 +25,25 @@ const INSTRUCTIONS =
   'Flight search and booking for a signed-in traveler. Start with search_flights, turn a result into an offer with create_offer, ' +
   'then read it (get_offer_details, get_bags, get_seat_map) and give passenger details (update_passenger). Book it with create_booking ' +
   '(with an idempotency_key of your own, so a retry never books twice) once the traveler agreed to the total, and read it back with ' +
-  'get_booking. Every answer states ' +
-  'amounts as decimal strings in the currency named beside them. Errors name a code and what to do next.';
+  'get_booking. Before any card is charged the traveler confirms the purchase on our page: where your client opens URLs for the ' +
+  'user the call asks for that itself; otherwise it answers an error with needs_user and the confirmation_url to show them. Every answer states ' +
+  'amounts as decimal strings in the currency named beside them. Errors name a code, what to do next, whether retrying or the traveler can help, and a doc_url.';
+
+export interface ToolServerDeps {
+  services: ToolServices;
+  logger: Logger;
+  /** The service's public origin (BASE_URL), where the error docs are. */
+  docsOrigin: string;
+  confirmations: PurchaseConfirmations;
+}
 
 export class ToolServers {
   readonly #tools: ReadonlyMap<string, Tool>;
   readonly #listed: ListedTool[];
-  readonly #idle: McpServer[] = [];
-  readonly #validator = new AjvJsonSchemaValidator();
 
   constructor(
     tools: Tool[],
-    private readonly deps: { services: ToolServices; logger: Logger; maxIdle?: number },
+    private readonly deps: ToolServerDeps,
   ) {
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
     this.#listed = tools.map(listing);
@@ -48,24 +54,28 @@ export class ToolServers {
     return this.#tools.get(name)?.scopes;
   }
 
-  /** A server for one request; give it back with `release` once its transport is closed. */
-  acquire(): McpServer {
-    return this.#idle.pop() ?? this.#create();
-  }
-
-  release(server: McpServer): void {
-    if (this.#idle.length < (this.deps.maxIdle ?? 16)) this.#idle.push(server);
-  }
-
-  #create(): McpServer {
-    const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.#validator });
-    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.#listed }));
-    server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.#call(request.params.name, request.params.arguments, extra));
+  /** The SDK's server factory: a server for one request of one era. */
+  readonly create = ({ era }: Pick<McpRequestContext, 'era'>): Server => {
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      // Tampered, expired or another principal's state never reaches the handler: the SDK answers -32602.
+      requestState: { verify: this.deps.confirmations.verify },
+      // A 2025-11-25 request is stateless here: no session to push an elicitation over, so no shim.
+      inputRequired: { legacyShim: false },
+    });
+    server.setRequestHandler('tools/list', () => ({ tools: this.#listed }));
+    server.setRequestHandler('tools/call', (request, ctx) => this.#call(request, ctx, era));
     return server;
-  }
+  };
 
-  async #call(name: string, args: unknown, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> {
-    const actor = extra.authInfo?.extra?.actor as Actor;
+  async #call(request: CallToolRequest, ctx: ServerContext, era: McpRequestContext['era']): Promise<CallToolResult | InputRequiredResult> {
+    const { name, arguments: args = {} } = request.params;
+    const actor = ctx.http?.authInfo?.extra?.actor as Actor;
+    const errorContext = { logger: this.deps.logger, tool: name, requestId: ctx.http?.authInfo?.extra?.requestId as string | undefined, docsOrigin: this.deps.docsOrigin };
+    const confirmations = this.deps.confirmations;
+    // Outside the try: state minted for another call is a protocol error (-32602), not a tool's.
+    const reentry = confirmations.reentry(name, args, ctx);
     try {
       const tool = this.#tools.get(name);
       if (!tool) {
@@ -74,11 +84,14 @@ export class ToolServers {
       // The endpoint refuses these at the HTTP level already (403, so that a client can step up).
       const missing = tool.scopes.find((scope) => actor.scopes && !actor.scopes.has(scope));
       if (missing) throw new InsufficientScopeError(missing);
-      const input = parseOrThrow(tool.input, args ?? {});
+      if (reentry.kind === 'declined') throw confirmationDeclined();
+      const given = reentry.kind === 'confirm' ? { ...args, confirmation_id: reentry.confirmationId } : args;
+      const input = parseOrThrow(tool.input, given);
       const output = await tool.run(input, { actor, owner: { userId: actor.userId, partnerId: actor.partnerId, door: 'tools' }, services: this.deps.services });
       return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
     } catch (error) {
-      return toolError(error, { logger: this.deps.logger, tool: name, requestId: extra.authInfo?.extra?.requestId as string | undefined });
+      if (error instanceof ConfirmationRequiredError && confirmations.canElicitUrl(era, ctx)) return confirmations.ask(error, name, args, ctx);
+      return toolError(error, errorContext);
     }
   }
 }

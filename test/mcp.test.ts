@@ -1,11 +1,23 @@
 /**
- * The agent tool endpoint, /v1/mcp, over real HTTP. First as an agent that knows only the endpoint's URL
- * meets it: the MCP SDK's own client with an OAuthClientProvider gets the 401, reads the metadata,
- * registers itself, runs PKCE through the hosted pages (the code from the mail sandbox), consents, lists
- * the tools and calls each one against the sandboxes. Then the endpoint's refusals, one by one.
+ * The agent tool endpoint, /v1/mcp, over real HTTP, as agents that know only the endpoint's URL meet it:
+ *
+ * - a 2025-11-25 client (the v1 SDK's Client, `initialize`) with an OAuthClientProvider gets the 401,
+ *   reads the metadata, registers itself, runs PKCE through the hosted pages (the code from the mail
+ *   sandbox), consents, lists the tools and calls each one against the sandboxes;
+ * - a 2026-07-28 client (the SDK v2's Client pinned to that revision: `server/discover`, per-request
+ *   `_meta`) does the same, is granted less than it asked, and steps up when a tool needs more;
+ *
+ * then the endpoint's refusals, one by one.
  */
 import http from 'node:http';
 import test from 'ava';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+  UnauthorizedError as ModernUnauthorizedError,
+  type OAuthClientProvider as ModernOAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,6 +31,18 @@ import { startService, uniquePrefix, type RunningService } from './helpers/servi
 let running: RunningService;
 const endpoint = () => `${running.url}/v1/mcp`;
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const TOOL_NAMES = [
+  'search_flights',
+  'create_offer',
+  'get_offer_details',
+  'get_bags',
+  'get_seat_map',
+  'update_passenger',
+  'list_payment_methods',
+  'update_payment_method',
+  'create_booking',
+  'get_booking',
+];
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
@@ -28,10 +52,11 @@ test.after.always(async () => {
 });
 
 /** An agent's OAuth state, kept in memory; it opens the authorization URL in a (test) browser. */
-class AgentAuth implements OAuthClientProvider {
+class AgentAuth implements OAuthClientProvider, ModernOAuthClientProvider {
   #client: OAuthClientInformationMixed | undefined;
   #tokens: OAuthTokens | undefined;
   #verifier = '';
+  #discovery: OAuthDiscoveryState | undefined;
   authorizationUrl: URL | undefined;
   readonly redirectUrl = 'http://127.0.0.1:53682/callback';
   readonly clientMetadata: OAuthClientMetadata = {
@@ -48,6 +73,9 @@ class AgentAuth implements OAuthClientProvider {
   redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
   saveCodeVerifier = (verifier: string) => void (this.#verifier = verifier);
   codeVerifier = () => this.#verifier;
+  // The v2 SDK binds the callback to the authorization server it sent the traveler to (SEP-2352).
+  saveDiscoveryState = (state: OAuthDiscoveryState) => void (this.#discovery = state);
+  discoveryState = () => this.#discovery;
 }
 
 async function connect(auth: OAuthClientProvider): Promise<Client> {
@@ -57,13 +85,13 @@ async function connect(auth: OAuthClientProvider): Promise<Client> {
 }
 
 /** A tool's structured answer, or its error. */
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ ok: Json; error: Json }> {
+async function call(client: Client | ModernClient, name: string, args: Record<string, unknown>): Promise<{ ok: Json; error: Json }> {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) return { ok: undefined, error: JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}').error };
   return { ok: result.structuredContent, error: undefined };
 }
 
-test('an agent that knows only the URL authorizes itself, lists the tools and calls each one', async (t) => {
+test('a 2025-11-25 client that knows only the URL authorizes itself, lists the tools and calls each one', async (t) => {
   const auth = new AgentAuth();
   // 1. Unauthorized: the SDK reads the challenge and the metadata, registers, and sends the traveler to sign in.
   const first = await t.throwsAsync(connect(auth), { instanceOf: UnauthorizedError });
@@ -85,18 +113,7 @@ test('an agent that knows only the URL authorizes itself, lists the tools and ca
 
   // 3. The tools, each declared with its schemas and hints.
   const { tools } = await client.listTools();
-  t.deepEqual(tools.map((tool) => tool.name), [
-    'search_flights',
-    'create_offer',
-    'get_offer_details',
-    'get_bags',
-    'get_seat_map',
-    'update_passenger',
-    'list_payment_methods',
-    'update_payment_method',
-    'create_booking',
-    'get_booking',
-  ]);
+  t.deepEqual(tools.map((tool) => tool.name), TOOL_NAMES);
   for (const tool of tools) {
     t.is(tool.inputSchema.type, 'object');
     t.is(tool.outputSchema?.type, 'object');
@@ -121,7 +138,9 @@ test('an agent that knows only the URL authorizes itself, lists the tools and ca
     ['hold_bag:0-0', '134.95'],
   ]);
   const seats = await call(client, 'get_seat_map', { provider_id: 'provider_d', offer_id: offerId });
-  t.is(seats.error.code, 'seat_selection_not_supported', 'provider_d sells no seats: the capability check says so');
+  t.like(seats.error, { code: 'seat_selection_not_supported', retryable: false, needs_user: false }, 'provider_d sells no seats: the capability check says so');
+  t.is(seats.error.doc_url, `${running.config.baseUrl}/docs/errors#seat_selection_not_supported`);
+  t.regex(seats.error.request_id, /^[0-9a-f-]{36}$/);
   t.regex(seats.error.message, /book without seat selection/);
   const passenger = await call(client, 'update_passenger', { provider_id: 'provider_d', offer_id: offerId, passenger_id: '0', first_name: 'Ada' });
   t.is(passenger.error.code, 'passenger_update_not_supported');
@@ -129,6 +148,79 @@ test('an agent that knows only the URL authorizes itself, lists the tools and ca
   const row = await running.service.db.knex('offers').where({ id: offerId }).first();
   t.is(row.partner_id, null, 'a self-registered agent has no partner: the offer is the traveler’s');
   t.truthy(row.user_id);
+  await client.close();
+});
+
+/** A 2026-07-28 client (the SDK v2's, pinned to that revision) with `auth`. */
+async function modernConnect(auth: AgentAuth): Promise<ModernClient> {
+  const client = new ModernClient({ name: 'modern-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new ModernTransport(new URL(endpoint()), { authProvider: auth }));
+  return client;
+}
+
+/** The traveler decides on the page the agent sent them to; the agent redeems the code. */
+async function modernConsent(auth: AgentAuth, browser: TestBrowser, email: string) {
+  const outcome = await travelerAuthorizes(running, browser, auth.authorizationUrl as URL, { email });
+  await new ModernTransport(new URL(endpoint()), { authProvider: auth }).finishAuth((outcome.redirectedTo as URL).searchParams);
+  return outcome;
+}
+
+test('a 2026-07-28 client that knows only the URL discovers, authorizes and calls the tools; errors carry what to do', async (t) => {
+  const auth = new AgentAuth();
+  const browser = new TestBrowser(new URL(running.config.authUrl).origin);
+  // 1. The server/discover probe meets the 401; the SDK reads the metadata, registers, and sends the traveler to sign in.
+  await t.throwsAsync(modernConnect(auth), { instanceOf: ModernUnauthorizedError });
+  t.is(auth.authorizationUrl?.searchParams.get('resource'), endpoint());
+  t.is(auth.authorizationUrl?.searchParams.get('scope'), 'bookings.write payments.read payments.write bookings.read');
+  await modernConsent(auth, browser, uniqueEmail('modern'));
+  const client = await modernConnect(auth);
+  t.is(client.getProtocolEra(), 'modern');
+  t.like(client.getServerVersion(), { name: 'travel-partner', version: '1.0.0' });
+  t.regex(client.getInstructions() ?? '', /confirms the purchase on our page/);
+
+  // 2. The tools, as a 2025-11-25 client sees them.
+  const { tools } = await client.listTools();
+  t.deepEqual(tools.map((tool) => tool.name), TOOL_NAMES);
+  t.like(tools.find((tool) => tool.name === 'get_offer_details')?.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+  for (const tool of tools) t.true(tool.inputSchema.type === 'object' && tool.outputSchema?.type === 'object', tool.name);
+
+  // 3. Calls, against provider_d's sandbox.
+  const search = await call(client, 'search_flights', { origin: 'LHR', destination: 'CDG', departure_date: inDays(21), currency: 'EUR' });
+  t.is(search.ok.offers.length, 2);
+  const created = await call(client, 'create_offer', { search_id: search.ok.search_id, result_id: search.ok.offers[0].id });
+  const details = await call(client, 'get_offer_details', { provider_id: 'provider_d', offer_id: created.ok.offer_id });
+  t.like(details.ok, { id: created.ok.offer_id, total_currency: 'EUR', total_amount: search.ok.offers[0].total_amount });
+
+  // 4. Errors an agent can act on, the same on both revisions.
+  const missing = await call(client, 'get_offer_details', { provider_id: 'provider_d', offer_id: '6f1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f40' });
+  t.like(missing.error, { code: 'offer_not_found', retryable: false, needs_user: false, doc_url: `${running.config.baseUrl}/docs/errors#offer_not_found` });
+  t.regex(missing.error.request_id, /^[0-9a-f-]{36}$/);
+  const invalid = await call(client, 'search_flights', { origin: 'LHR', destination: 'JFK', departure_date: '2020-01-01' });
+  t.like(invalid.error, { code: 'validation_error', retryable: false, needs_user: false, doc_url: `${running.config.baseUrl}/docs/errors#validation_error` });
+  t.regex(invalid.error.fields.departure_date.message, /in the past/);
+  await client.close();
+});
+
+test('a 2026-07-28 client whose token lacks a tool’s scope steps up: 403 insufficient_scope, the traveler grants it, the call goes through', async (t) => {
+  // An agent the traveler allowed to read bookings only.
+  const auth = new AgentAuth();
+  const email = uniqueEmail('step-up');
+  const config = await registerPublicClient(running, auth.redirectUrl);
+  const { tokens, browser } = await authorize(running, config, { redirectUri: auth.redirectUrl, scope: 'bookings.read', traveler: { email }, extra: { resource: endpoint() } });
+  // Stamped with their issuer, as the v2 SDK stores what it obtained itself (SEP-2352).
+  const issuer = running.config.authUrl;
+  auth.saveClientInformation({ client_id: config.clientMetadata().client_id, redirect_uris: [auth.redirectUrl], issuer } as OAuthClientInformationMixed);
+  auth.saveTokens({ access_token: tokens.access_token, token_type: 'Bearer', refresh_token: tokens.refresh_token, scope: tokens.scope, issuer } as OAuthTokens);
+  const client = await modernConnect(auth);
+
+  const search = () => client.callTool({ name: 'search_flights', arguments: { origin: 'LHR', destination: 'CDG', departure_date: inDays(25) } });
+  await t.throwsAsync(search(), { instanceOf: ModernUnauthorizedError });
+  t.regex(auth.authorizationUrl?.searchParams.get('scope') ?? '', /\bbookings\.write\b/, 'the SDK asks for the scope the challenge named');
+  const outcome = await modernConsent(auth, browser, email);
+  t.true(outcome.offered?.includes('bookings.write'));
+  const result = await search();
+  t.falsy(result.isError);
+  t.is((result.structuredContent as Json).offers.length, 2);
   await client.close();
 });
 
@@ -222,6 +314,7 @@ test('x-api-key on the tool endpoint is 429 at once; a foreign Origin or Host is
   t.is(refusal.code, 'api_key_not_allowed');
   t.regex(refusal.message, /never takes an API key/);
   t.is(keyed.headers.get('retry-after'), '86400', 'keyed traffic is throttled to zero: an honest wait');
+  t.is(refusal.request_id, keyed.headers.get('x-request-id'), 'a refusal names its request');
   // Any x-api-key header is keyed traffic, an empty one too (ctx.get gives '' for both).
   const empty = await rawRequest(endpoint(), {
     method: 'POST',
@@ -233,11 +326,13 @@ test('x-api-key on the tool endpoint is 429 at once; a foreign Origin or Host is
   t.is(empty.headers['retry-after'], '86400');
   const foreign = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}`, origin: 'https://evil.example' });
   t.is(foreign.status, 403);
+  t.like(await jsonOf(foreign), { code: 'origin_not_allowed', request_id: foreign.headers.get('x-request-id') });
   t.is(await statusWithHost('evil.example', token), 403, 'a name rebound to our address is not our host');
   t.is(await statusWithHost(new URL(running.url).host, token), 200);
   const get = await fetch(endpoint(), { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
   t.is(get.status, 405);
   t.is(get.headers.get('allow'), 'POST');
+  t.like(await jsonOf(get), { code: 'method_not_allowed', request_id: get.headers.get('x-request-id') });
 });
 
 test('a partner’s agent reaches the partner’s offers: seat maps of a provider_b offer made over REST; bad input names its fields', async (t) => {
@@ -295,7 +390,9 @@ test('one message per request: a batch, a malformed tools/call and a body that i
   const auth = { authorization: `Bearer ${token}` };
   const batch = await rpc([toolCall('get_offer_details', {}), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }], auth);
   t.is(batch.status, 400);
-  t.like(await jsonOf(batch), { error: { code: -32600 } });
+  t.like(await jsonOf(batch), { error: { code: -32600, data: { request_id: batch.headers.get('x-request-id') } } });
+  const unknown = await rpc({ jsonrpc: '2.0', id: 2, method: 'resources/list' }, auth);
+  t.like(await jsonOf(unknown), { id: 2, error: { code: -32601, data: { request_id: unknown.headers.get('x-request-id') } } }, 'the SDK’s errors name the request too');
   for (const params of [undefined, { name: 5 }, { name: 'get_offer_details', arguments: null }, { name: 'get_offer_details', arguments: [] }]) {
     const malformed = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }, auth);
     t.is(malformed.status, 400);
