@@ -78,13 +78,13 @@ class AgentAuth implements OAuthClientProvider, ModernOAuthClientProvider {
 }
 
 interface Agent {
-  callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<{ isError?: boolean; content?: unknown; structuredContent?: unknown }>;
+  callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<object>;
   close(): Promise<void>;
 }
 
 /** A tool's structured answer, or its error body. */
 async function call(agent: Agent, name: string, args: Record<string, unknown>): Promise<{ ok: Json; error: Json }> {
-  const result = await agent.callTool({ name, arguments: args });
+  const result = (await agent.callTool({ name, arguments: args })) as { isError?: boolean; content?: unknown; structuredContent?: Json };
   if (result.isError) return { ok: undefined, error: JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}').error };
   return { ok: result.structuredContent, error: undefined };
 }
