@@ -11,8 +11,10 @@
  *   agent calls again with confirmation_id and the booking is made.
  *
  * Each agent discovers the metadata from the 401, registers itself, sends the traveler through sign-in
- * and consent, searches, builds an offer, reads the bags and the seat map, gives the passengers and a bag.
- * The processor sandbox shows one authorization, captured once, for exactly the total confirmed.
+ * and consent, searches, builds an offer (provider_d), reads the bags and the seat map (provider_d sells
+ * no seats), gives the passengers and a bag, and buys; then buys a partner's provider_b offer with two
+ * passengers, a priced seat and a bag. The processor sandbox shows, for each booking, one authorization
+ * captured once for exactly the total confirmed.
  */
 import test from 'ava';
 import {
@@ -33,18 +35,21 @@ import { intentsOf } from './helpers/booking-records.js';
 import { latestCode, TestBrowser } from './helpers/browser.js';
 import { saveCardInBrowser } from './helpers/cards.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
-import type { Json } from './helpers/http.js';
-import { travelerAuthorizes, uniqueEmail } from './helpers/oauth.js';
+import { jsonOf, type Json } from './helpers/http.js';
+import { createPartnerClient, travelerAuthorizes, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
+import { nativeOffer, REFUNDABLE_OFFER } from './booking-contract/provider-b.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
 let chromium: Browser | undefined;
+let partner: PartnerClient;
 const endpoint = () => `${running.url}/v1/mcp`;
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
   chromium = await launchChromium();
+  partner = await createPartnerClient(running, 'Seat Seller Air');
 });
 test.after.always(async () => {
   await chromium?.close();
@@ -143,12 +148,48 @@ async function planTrip(agent: Agent, t: { is: (a: unknown, b: unknown, m?: stri
   return { input, total: input.expected_total.amount };
 }
 
+/**
+ * Seats are sold by providers the search tool does not reach: a partner makes a provider_b offer over
+ * REST and hands its id to the agent, whose traveler claims it on first use. The agent picks a priced
+ * seat from the seat map and a bag, and expects the total with both.
+ */
+async function seatAndBagPurchase(agent: Agent): Promise<{ input: Record<string, unknown>; total: string; currency: string }> {
+  const created = await fetch(`${running.url}/v1/flights/providers/provider_b/offers`, {
+    method: 'POST',
+    headers: { 'x-api-key': partner.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(await nativeOffer(running, REFUNDABLE_OFFER)),
+  });
+  const reference = { provider_id: 'provider_b', offer_id: (await jsonOf(created)).offer_id };
+  const offer = (await call(agent, 'get_offer_details', reference)).ok;
+  const seatMap = (await call(agent, 'get_seat_map', reference)).ok.seat_maps[0];
+  const seat = Object.values(seatMap.seat_map as Record<string, Json>).find((candidate) => candidate.is_available && seatMap.pricing[candidate.seat_number]) as Json;
+  const bag = (await call(agent, 'get_bags', reference)).ok.bags_for_sale[0];
+  const currency = offer.total_currency as string;
+  const totalMinor = toMinorUnits(offer.total_amount, currency) + toMinorUnits(String(seatMap.pricing[seat.seat_number].amount), currency) + toMinorUnits(bag.total_amount, currency);
+  const total = fromMinorUnits(totalMinor, currency);
+  const [first, second] = offer.passengers.map((passenger: Json) => passenger.id as string);
+  const passport = (number: string) => [{ type: 'passport', unique_identifier: number, issuing_country_code: 'US', expires_on: '2035-01-31' }];
+  const input = {
+    ...reference,
+    passengers: [
+      { provider_passenger_id: first, first_name: 'Grace', last_name: 'Hopper', born_on: '1986-12-09', gender: 'female', identity_documents: passport('P7770002') },
+      { provider_passenger_id: second, first_name: 'Vincent', last_name: 'Hopper', born_on: '1985-03-02', gender: 'male', identity_documents: passport('P7770003') },
+    ],
+    contact: { email: 'grace@example.com', phone_number: '+12025550123', first_name: 'Grace', last_name: 'Hopper' },
+    seat_selections: [{ segment_id: seatMap.segment_id, passenger_id: first, seat_number: seat.seat_number }],
+    bag_selections: [{ id: bag.id, quantity: 1 }],
+    expected_total: { amount: total, currency },
+    idempotency_key: `seat-${crypto.randomUUID()}`,
+  };
+  return { input, total, currency };
+}
+
 /** One authorization of the booking, captured once for exactly `total`. */
-async function assertOneCapture(t: { is: (a: unknown, b: unknown, m?: string) => void }, bookingId: string, total: string) {
+async function assertOneCapture(t: { is: (a: unknown, b: unknown, m?: string) => void }, bookingId: string, total: string, currency = 'GBP') {
   const intents = await intentsOf(running, bookingId);
   t.is(intents.length, 1, 'one authorization');
   t.is(intents[0].status, 'succeeded');
-  t.is(BigInt(intents[0].amount_received), toMinorUnits(total, 'GBP'), 'captured once, the total confirmed');
+  t.is(BigInt(intents[0].amount_received), toMinorUnits(total, currency), 'captured once, the total confirmed');
 }
 
 test('2026-07-28: discover, register, sign in, plan, create_booking → input-required URL → confirmed in Chromium → the retry books', async (t) => {
@@ -190,6 +231,14 @@ test('2026-07-28: discover, register, sign in, plan, create_booking → input-re
   const confirmation = await running.service.db.knex('purchase_confirmations').where({ id: asked.url.slice(-36) }).first();
   t.like(confirmation, { status: 'used', booking_id: booked.ok.booking.id });
   await assertOneCapture(t, booked.ok.booking.id, total);
+
+  const seated = await seatAndBagPurchase(client);
+  const seatBooked = await call(client, 'create_booking', seated.input);
+  t.falsy(seatBooked.error, JSON.stringify(seatBooked.error));
+  t.is(elicited.length, 2, 'the second purchase was confirmed on its own page');
+  t.true(pageText.includes('Vincent Hopper') && pageText.includes(`${seated.total} ${seated.currency}`), 'the page showed both passengers and the total with the seat and the bag');
+  t.is(seatBooked.ok.booking.status, 'confirmed');
+  await assertOneCapture(t, seatBooked.ok.booking.id, seated.total, seated.currency);
   await client.close();
 });
 
@@ -227,6 +276,14 @@ test('2025-11-25: initialize, register, sign in, plan, create_booking → confir
   const replay = await call(client, 'create_booking', { ...input, idempotency_key: `trip-${crypto.randomUUID()}`, confirmation_id: asked.error.confirmation_id });
   t.is(replay.error?.code, 'confirmation_used');
   t.is((await intentsOfUser(email)).length, 1, 'still the one authorization');
+
+  const seated = await seatAndBagPurchase(client);
+  const seatAsked = await call(client, 'create_booking', seated.input);
+  t.is(seatAsked.error?.code, 'confirmation_required');
+  t.true((await confirmInChromium(seatAsked.error.confirmation_url, email)).includes(`${seated.total} ${seated.currency}`));
+  const seatBooked = await call(client, 'create_booking', { ...seated.input, confirmation_id: seatAsked.error.confirmation_id });
+  t.falsy(seatBooked.error, JSON.stringify(seatBooked.error));
+  await assertOneCapture(t, seatBooked.ok.booking.id, seated.total, seated.currency);
   await client.close();
 });
 
