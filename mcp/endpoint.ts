@@ -21,6 +21,8 @@
  * Every refusal with a `code` carries the request's `request_id` (JSON-RPC errors in their `data`), so
  * that what an agent quotes finds the log line.
  */
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Middleware, Next } from 'koa';
 import type { Actor } from '../core/actor.js';
@@ -165,11 +167,18 @@ async function handOver(ctx: Context, protocol: ProtocolHandler, message: Messag
       const error = { code: -32603, message: 'The request took too long and was given up: try again in a moment.' };
       return answer(ctx, 504, { jsonrpc: '2.0', id: null, error: withRequestId(error, requestId) });
     }
+    response.headers.forEach((value, name) => ctx.set(name, value));
+    if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      // A stream (a 2026-07-28 subscriptions/listen) flows as it comes, until either side ends it.
+      ctx.res.once('close', () => abandoned.abort());
+      ctx.status = response.status;
+      ctx.body = Readable.fromWeb(response.body as NodeReadableStream);
+      return;
+    }
     const text = response.body ? await response.text() : null;
     // Body before status: Koa keeps a 202 without a body (a notification's answer) as it is.
     ctx.body = text === null ? null : stampRpcError(text, requestId);
     ctx.status = response.status;
-    response.headers.forEach((value, name) => ctx.set(name, value));
   } finally {
     clearTimeout(deadline);
   }
