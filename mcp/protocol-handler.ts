@@ -17,6 +17,8 @@ import type { Logger } from '../core/logger.js';
 import { serveLegacy, type LegacyAnswer } from './legacy-exchange.js';
 import type { ToolServers } from './tool-server.js';
 
+const FIRST_MODERN_REVISION = '2026-07-28';
+
 /** The SDK's web Response (2026-07-28), or a 2025-era answer as a status and the JSON-RPC message. */
 export type ProtocolAnswer = { era: 'modern'; response: Response } | ({ era: 'legacy' } & LegacyAnswer);
 
@@ -49,5 +51,6 @@ export class ProtocolHandler {
 function claimsModern(request: Request, message: unknown): boolean {
   const meta = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
   if (meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta) return true;
-  return (request.headers.get('mcp-protocol-version') ?? '') >= '2026';
+  // The SDK's own test of a modern revision: at or after the first one, as strings.
+  return (request.headers.get('mcp-protocol-version') ?? '') >= FIRST_MODERN_REVISION;
 }
