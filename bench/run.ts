@@ -8,7 +8,8 @@
  *   shown beside users/me);
  * - createProviderOffer with a provider_b offer: key check, native schema, normalization, one insert;
  * - getProviderOffer (key, one read) beside the get_offer_details tool call reading the same offer
- *   through /v1/mcp (bearer JWT, JSON-RPC, the SDK's transport; issue 5's goal: ≥ 0.8 of the REST GET);
+ *   through /v1/mcp (bearer JWT, JSON-RPC, the MCP SDK v2), as a 2025-11-25 client sends it and as a
+ *   2026-07-28 one does (issue 5's goal, kept by issue 14: ≥ 0.8 of the REST GET);
  * - normalization alone, per provider, in this process (offers per second);
  * - the refresh grant at the token endpoint: client authentication, the refresh token, grant and account
  *   read, a new RS256-signed access token (no goal; reported for capacity planning).
@@ -161,7 +162,7 @@ const targets: Target[] = [
     headers: { 'x-api-key': appServer.ready.apiKey as string },
   },
   {
-    name: 'get_offer_details tool call (JWT + MCP + DB read)',
+    name: 'get_offer_details tool call, MCP 2025-11-25 (JWT + MCP + DB read)',
     child: appServer.child,
     url: `${appBase}/v1/mcp`,
     method: 'POST',
@@ -171,6 +172,37 @@ const targets: Target[] = [
       id: 1,
       method: 'tools/call',
       params: { name: 'get_offer_details', arguments: { provider_id: 'provider_b', offer_id: appServer.ready.offerId } },
+    }),
+    goal: 0.8,
+    comparedTo: 'getProviderOffer (key + DB read)',
+  },
+  {
+    // The same call as a 2026-07-28 client sends it: the per-request _meta envelope and MCP's standard headers.
+    name: 'get_offer_details tool call, MCP 2026-07-28',
+    child: appServer.child,
+    url: `${appBase}/v1/mcp`,
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${appServer.ready.toolToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'get_offer_details',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'get_offer_details',
+        arguments: { provider_id: 'provider_b', offer_id: appServer.ready.offerId },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+        },
+      },
     }),
     goal: 0.8,
     comparedTo: 'getProviderOffer (key + DB read)',

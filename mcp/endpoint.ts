@@ -21,6 +21,8 @@
  * Every refusal with a `code` carries the request's `request_id` (JSON-RPC errors in their `data`), so
  * that what an agent quotes finds the log line.
  */
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Middleware, Next } from 'koa';
 import type { Actor } from '../core/actor.js';
@@ -149,8 +151,8 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
 }
 
 /**
- * The message to the SDK, which answers a web Response that Koa sends like any other answer. The body is
- * the message we already read (the SDK does not read it again); of the headers, only those the SDK reads.
+ * The message to the SDK (protocol-handler.ts), whose answer Koa sends like any other. The body is the
+ * message we already read (the SDK does not read it again); of the headers, only those the SDK reads.
  */
 async function handOver(ctx: Context, protocol: ProtocolHandler, message: Message, authInfo: AuthInfo): Promise<void> {
   const requestId = authInfo.extra?.requestId as string;
@@ -159,17 +161,30 @@ async function handOver(ctx: Context, protocol: ProtocolHandler, message: Messag
   try {
     const request = new Request(authInfo.resource as URL, { method: 'POST', headers: forwardedHeaders(ctx), signal: abandoned.signal });
     const late = new Promise<undefined>((resolve) => (deadline = setTimeout(() => resolve(undefined), DEADLINE_MS)));
-    const response = await Promise.race([protocol.handle(request, message, authInfo), late]);
-    if (!response) {
+    const reply = await Promise.race([protocol.handle(request, message, authInfo), late]);
+    if (!reply) {
       abandoned.abort();
       const error = { code: -32603, message: 'The request took too long and was given up: try again in a moment.' };
       return answer(ctx, 504, { jsonrpc: '2.0', id: null, error: withRequestId(error, requestId) });
     }
-    const text = response.body ? await response.text() : null;
-    // Body before status: Koa keeps a 202 without a body (a notification's answer) as it is.
-    ctx.body = text === null ? null : stampRpcError(text, requestId);
-    ctx.status = response.status;
+    if (reply.era === 'legacy') {
+      // Body before status: Koa keeps a 202 without a body (a notification's answer) as it is.
+      ctx.body = reply.body === undefined ? null : stampRpcError(reply.body, requestId);
+      ctx.status = reply.status;
+      return;
+    }
+    const { response } = reply;
     response.headers.forEach((value, name) => ctx.set(name, value));
+    if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      // A stream (a 2026-07-28 subscriptions/listen) flows as it comes, until either side ends it.
+      ctx.res.once('close', () => abandoned.abort());
+      ctx.status = response.status;
+      ctx.body = Readable.fromWeb(response.body as NodeReadableStream);
+      return;
+    }
+    const text = response.body ? await response.text() : null;
+    ctx.body = text === null ? null : stampRpcErrorText(text, requestId);
+    ctx.status = response.status;
   } finally {
     clearTimeout(deadline);
   }
@@ -186,19 +201,24 @@ function forwardedHeaders(ctx: Context): [string, string][] {
 
 /**
  * A JSON-RPC error the SDK answered (an unknown method, a revision it does not serve, a tampered
- * requestState) gets the request id in its `data`, as ours do. Only a body that can be one is parsed.
+ * requestState) gets the request id in its `data`, as ours do.
  */
-function stampRpcError(text: string, requestId: string): string {
+function stampRpcError(reply: unknown, requestId: string): unknown {
+  const message = reply as { error?: RpcError; result?: unknown };
+  if (typeof message !== 'object' || message === null || typeof message.error !== 'object' || message.error === null || 'result' in message) return reply;
+  return { ...message, error: withRequestId(message.error, requestId) };
+}
+
+/** The same, for an answer the SDK wrote as text: only a body that can be an error is parsed. */
+function stampRpcErrorText(text: string, requestId: string): string {
   if (!text.includes('"error"')) return text;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    const reply = JSON.parse(text) as unknown;
+    const stamped = stampRpcError(reply, requestId);
+    return stamped === reply ? text : JSON.stringify(stamped);
   } catch {
     return text;
   }
-  const reply = parsed as { error?: RpcError; result?: unknown };
-  if (typeof reply !== 'object' || reply === null || typeof reply.error !== 'object' || reply.error === null || 'result' in reply) return text;
-  return JSON.stringify({ ...reply, error: withRequestId(reply.error, requestId) });
 }
 
 function withRequestId(error: RpcError, requestId: string): RpcError {

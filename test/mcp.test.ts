@@ -399,6 +399,14 @@ test('one message per request: a batch, a malformed tools/call and a body that i
     t.regex((await jsonOf(malformed)).error.message, /params\.name/);
   }
   t.is((await rpc(null, auth)).status, 400);
+  const noMethod = await rpc({ jsonrpc: '2.0', id: 3 }, auth);
+  t.is(noMethod.status, 400);
+  t.like(await jsonOf(noMethod), { error: { code: -32600, message: 'Bad Request: the request body is not a valid JSON-RPC message', data: { request_id: noMethod.headers.get('x-request-id') } } });
+  const jsonOnly = await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/list' }, { ...auth, accept: 'application/json' });
+  t.is(jsonOnly.status, 406, 'a 2025-11-25 client must accept both JSON and an event stream');
+  const oldRevision = await rpc({ jsonrpc: '2.0', id: 5, method: 'tools/list' }, { ...auth, 'mcp-protocol-version': '2023-01-01' });
+  t.is(oldRevision.status, 400);
+  t.regex((await jsonOf(oldRevision)).error.message, /Unsupported protocol version: 2023-01-01 \(supported versions: 2025-11-25, /);
   const notification = await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, auth);
   t.is(notification.status, 202);
   t.is(await notification.text(), '');

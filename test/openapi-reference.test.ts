@@ -266,7 +266,10 @@ test('the tool endpoint refuses as documented', async (t) => {
 
   const keyed = await rpc({ 'x-api-key': 'any key' });
   t.is(keyed.status, 429);
-  t.deepEqual(await keyed.json(), resolve(documented['429'].content['application/json'].examples.api_key_not_allowed.$ref).value);
+  const refusal = (await keyed.json()) as Record<string, unknown>;
+  const documentedRefusal = resolve(documented['429'].content['application/json'].examples.api_key_not_allowed.$ref).value;
+  t.is(refusal.request_id, keyed.headers.get('x-request-id'));
+  t.deepEqual({ ...refusal, request_id: documentedRefusal.request_id }, documentedRefusal, 'as documented, but for its own request id');
 });
 
 test('the landing page is a quick start built from BASE_URL', async (t) => {
