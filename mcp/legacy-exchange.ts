@@ -39,13 +39,14 @@ export async function serveLegacy(server: Server, request: Request, message: unk
   } catch {
     return refusal(400, -32700, 'Parse error: Invalid JSON-RPC message');
   }
-  const exchange = new SingleExchange();
   if (!isInitializeRequest(parsed)) {
+    // The revisions our servers speak on this leg: the SDK's list (they do not narrow it).
     const version = request.headers.get('mcp-protocol-version');
-    if (version !== null && !exchange.supportedVersions.includes(version)) {
-      return refusal(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${exchange.supportedVersions.join(', ')})`);
+    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return refusal(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
     }
   }
+  const exchange = new SingleExchange();
   const closed = () => void server.close().catch(() => undefined);
   request.signal.addEventListener('abort', closed, { once: true });
   try {
@@ -74,16 +75,10 @@ class SingleExchange implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  supportedVersions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   #awaited: RequestId | undefined;
   #answer: ((message: JSONRPCMessage | undefined) => void) | undefined;
 
   async start(): Promise<void> {}
-
-  /** The server tells its transport which revisions it speaks, for the MCP-Protocol-Version check. */
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.supportedVersions = versions;
-  }
 
   /** The answer to request `id`; undefined if the exchange closes first (the request was given up). */
   answerTo(id: RequestId): Promise<JSONRPCMessage | undefined> {
