@@ -16,6 +16,10 @@ const LONG_FIRST = [
   'hosted-session-browser',
   'booking-holds',
   'mcp-inspector',
+  'mcp-conformance',
+  'agent-purchase',
+  'purchase-confirmation-browser',
+  'spending-limits-browser',
 ];
 
 const rank = (file) => {
