@@ -22,21 +22,20 @@ import {
   StreamableHTTPClientTransport as ModernTransport,
   UnauthorizedError as ModernUnauthorizedError,
   type ElicitRequest,
-  type OAuthClientProvider as ModernOAuthClientProvider,
-  type OAuthDiscoveryState,
 } from '@modelcontextprotocol/client';
-import { UnauthorizedError as LegacyUnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError as LegacyUnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { fromMinorUnits, toMinorUnits } from '../core/money/money.js';
+import { AgentAuth } from './helpers/agent-auth.js';
 import { intentsOf } from './helpers/booking-records.js';
-import { latestCode, TestBrowser } from './helpers/browser.js';
+import { TestBrowser } from './helpers/browser.js';
 import { saveCardInBrowser } from './helpers/cards.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { createPartnerClient, travelerAuthorizes, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
+import { signInOnConfirmationPage } from './helpers/purchases.js';
 import { nativeOffer, REFUNDABLE_OFFER } from './booking-contract/provider-b.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
@@ -56,32 +55,6 @@ test.after.always(async () => {
   await running?.close();
 });
 
-/** An agent's OAuth state in memory, for either SDK: it notes where it would send the traveler. */
-class AgentAuth implements OAuthClientProvider, ModernOAuthClientProvider {
-  #client: OAuthClientInformationMixed | undefined;
-  #tokens: OAuthTokens | undefined;
-  #verifier = '';
-  #discovery: OAuthDiscoveryState | undefined;
-  authorizationUrl: URL | undefined;
-  readonly redirectUrl = 'http://127.0.0.1:53682/callback';
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'Trip planner',
-    redirect_uris: [this.redirectUrl],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  clientInformation = () => this.#client;
-  saveClientInformation = (client: OAuthClientInformationMixed) => void (this.#client = client);
-  tokens = () => this.#tokens;
-  saveTokens = (tokens: OAuthTokens) => void (this.#tokens = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.#verifier = verifier);
-  codeVerifier = () => this.#verifier;
-  saveDiscoveryState = (state: OAuthDiscoveryState) => void (this.#discovery = state);
-  discoveryState = () => this.#discovery;
-}
-
 interface Agent {
   callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<object>;
   close(): Promise<void>;
@@ -100,11 +73,7 @@ async function confirmInChromium(url: string, email: string): Promise<string> {
   try {
     const page = await context.newPage();
     await page.goto(url);
-    await page.getByLabel('Email').fill(email);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByLabel('Code').fill(await latestCode(running.url, email));
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('heading', { name: 'Confirm your purchase' }).waitFor();
+    await signInOnConfirmationPage(page, running.url, email);
     const shown = (await page.textContent('main')) ?? '';
     await page.getByRole('button', { name: /^Confirm and pay / }).click();
     await page.getByRole('heading', { name: 'Purchase confirmed' }).waitFor();
@@ -195,7 +164,7 @@ async function assertOneCapture(t: { is: (a: unknown, b: unknown, m?: string) =>
 test('2026-07-28: discover, register, sign in, plan, create_booking → input-required URL → confirmed in Chromium → the retry books', async (t) => {
   if (!chromium) return t.fail(CHROMIUM_MISSING);
   const email = uniqueEmail('modern-buyer');
-  const auth = new AgentAuth();
+  const auth = new AgentAuth('Trip planner');
   const traveler = new TestBrowser(new URL(running.config.authUrl).origin);
   const elicited: ElicitRequest['params'][] = [];
   let pageText = '';
@@ -245,7 +214,7 @@ test('2026-07-28: discover, register, sign in, plan, create_booking → input-re
 test('2025-11-25: initialize, register, sign in, plan, create_booking → confirmation_required with the URL → confirmed in Chromium → the call with confirmation_id books', async (t) => {
   if (!chromium) return t.fail(CHROMIUM_MISSING);
   const email = uniqueEmail('legacy-buyer');
-  const auth = new AgentAuth();
+  const auth = new AgentAuth('Trip planner');
   const traveler = new TestBrowser(new URL(running.config.authUrl).origin);
   const connect = async () => {
     const client = new LegacyClient({ name: 'trip-planner', version: '1.0.0' });

@@ -15,13 +15,12 @@ import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
   UnauthorizedError as ModernUnauthorizedError,
-  type OAuthClientProvider as ModernOAuthClientProvider,
-  type OAuthDiscoveryState,
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { AgentAuth } from './helpers/agent-auth.js';
 import { TestBrowser } from './helpers/browser.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { rawRequest } from './helpers/raw-http.js';
@@ -50,33 +49,6 @@ test.before(async () => {
 test.after.always(async () => {
   await running?.close();
 });
-
-/** An agent's OAuth state, kept in memory; it opens the authorization URL in a (test) browser. */
-class AgentAuth implements OAuthClientProvider, ModernOAuthClientProvider {
-  #client: OAuthClientInformationMixed | undefined;
-  #tokens: OAuthTokens | undefined;
-  #verifier = '';
-  #discovery: OAuthDiscoveryState | undefined;
-  authorizationUrl: URL | undefined;
-  readonly redirectUrl = 'http://127.0.0.1:53682/callback';
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'Test agent',
-    redirect_uris: [this.redirectUrl],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  clientInformation = () => this.#client;
-  saveClientInformation = (client: OAuthClientInformationMixed) => void (this.#client = client);
-  tokens = () => this.#tokens;
-  saveTokens = (tokens: OAuthTokens) => void (this.#tokens = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.#verifier = verifier);
-  codeVerifier = () => this.#verifier;
-  // The v2 SDK binds the callback to the authorization server it sent the traveler to (SEP-2352).
-  saveDiscoveryState = (state: OAuthDiscoveryState) => void (this.#discovery = state);
-  discoveryState = () => this.#discovery;
-}
 
 async function connect(auth: OAuthClientProvider): Promise<Client> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });

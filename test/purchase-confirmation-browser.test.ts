@@ -9,10 +9,9 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { toMinorUnits } from '../core/money/money.js';
 import { intentsOf } from './helpers/booking-records.js';
-import { latestCode } from './helpers/browser.js';
 import { saveCardInBrowser } from './helpers/cards.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
-import { callTool as call, toolAgent } from './helpers/purchases.js';
+import { callTool as call, signInOnConfirmationPage, toolAgent } from './helpers/purchases.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -61,11 +60,7 @@ test('the traveler signs in on the confirmation page in Chromium, confirms, and 
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await page.goto(asked.error.confirmation_url);
   // Not signed in in this browser: the hosted sign-in first, then back to the page.
-  await page.getByLabel('Email').fill(ada.email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Code').fill(await latestCode(running.url, ada.email));
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('heading', { name: 'Confirm your purchase' }).waitFor();
+  await signInOnConfirmationPage(page, running.url, ada.email);
   t.is(new URL(page.url()).pathname, `/confirm/${asked.error.confirmation_id}`);
   const shown = (await page.textContent('main')) ?? '';
   for (const text of ['Ada Lovelace', 'LHR → CDG', 'Visa card ending in 4242', `${offer.total_amount} GBP`, ada.email]) t.true(shown.includes(text), `the page shows “${text}”`);

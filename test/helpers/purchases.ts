@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { isPage, TestBrowser, type Page } from './browser.js';
+import type { Page as PlaywrightPage } from 'playwright-core';
+import { isPage, latestCode, TestBrowser, type Page } from './browser.js';
 import type { Json } from './http.js';
 import { authorize, clientFor, oauth, PARTNER_REDIRECT, registerPublicClient, uniqueEmail, userIdOf, type PartnerClient } from './oauth.js';
 import type { RunningService } from './service.js';
@@ -85,4 +86,16 @@ export async function bookConfirmed(client: Client, browser: TestBrowser, args: 
   await decideOnPage(browser, asked.error.confirmation_url);
   const booked = await callTool(client, 'create_booking', { ...args, confirmation_id: asked.error.confirmation_id });
   return { ...booked, confirmationId: asked.error.confirmation_id };
+}
+
+/**
+ * In a real browser that is not signed in, on the confirmation page: the hosted sign-in (e-mail, then
+ * the mailed code), which comes back to the page.
+ */
+export async function signInOnConfirmationPage(page: PlaywrightPage, serviceUrl: string, email: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Code').fill(await latestCode(serviceUrl, email));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Confirm your purchase' }).waitFor();
 }
