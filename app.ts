@@ -33,7 +33,7 @@ import { UserService } from './core/users/service.js';
 import { TOOL_ENDPOINT_PATH, toolEndpoint, type AgentLimits } from './mcp/endpoint.js';
 import type { Tool, ToolServices } from './mcp/tool.js';
 import { ProtocolHandler } from './mcp/protocol-handler.js';
-import { PurchaseConfirmations } from './mcp/purchase-confirmation.js';
+import { ConfirmationPrompts } from './mcp/purchase-confirmation.js';
 import { confirmationStateCodec } from './mcp/request-state.js';
 import { ToolServers } from './mcp/tool-server.js';
 import { accountsModule } from './modules/accounts.js';
@@ -245,7 +245,7 @@ function buildToolEndpoint(deps: { shared: SharedPieces; tools: Tool[]; services
   const { config, keys, clock, logger } = deps.shared;
   const resourceUrl = `${config.baseUrl}${TOOL_ENDPOINT_PATH}`;
   // The state of a purchase awaiting confirmation is signed with a key every instance derives alike.
-  const confirmations = new PurchaseConfirmations(confirmationStateCodec(keys.cookieKeys[0] as string));
+  const confirmations = new ConfirmationPrompts(confirmationStateCodec(keys.cookieKeys[0] as string));
   const servers = new ToolServers(deps.tools, { services: deps.services, logger, docsOrigin: new URL(config.baseUrl).origin, confirmations });
   return toolEndpoint({
     servers,

@@ -1,5 +1,5 @@
 /**
- * A purchase the traveler must confirm, at the tool door (decisions §10). A tool throws
+ * A purchase the traveler must confirm, at the tool door (decisions §10): how the agent is prompted. A tool throws
  * ConfirmationRequiredError with our hosted page's URL; how the agent hears of it depends on its client:
  *
  * - A 2026-07-28 request whose client declared URL elicitation gets an input-required result: one
@@ -22,7 +22,7 @@ const CONFIRMATION_INPUT = 'purchase_confirmation';
 /** What a retried call brings: nothing (a first call), the confirmation to book with, or the traveler's no. */
 export type ConfirmationReentry = { kind: 'none' } | { kind: 'confirm'; confirmationId: string } | { kind: 'declined' };
 
-export class PurchaseConfirmations {
+export class ConfirmationPrompts {
   constructor(private readonly codec: RequestStateCodec<ConfirmationState>) {}
 
   /** The codec's verification, for the SDK to run before the handler sees any state (tampered or expired: -32602). */

@@ -15,7 +15,7 @@ import type { Actor } from '../core/actor.js';
 import { ConfirmationRequiredError, InsufficientScopeError, NotFoundError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { parseOrThrow } from '../core/validation.js';
-import type { PurchaseConfirmations } from './purchase-confirmation.js';
+import type { ConfirmationPrompts } from './purchase-confirmation.js';
 import type { Tool, ToolServices } from './tool.js';
 import { confirmationDeclined, toolError } from './tool-errors.js';
 
@@ -34,7 +34,7 @@ export interface ToolServerDeps {
   logger: Logger;
   /** The service's public origin (BASE_URL), where the error docs are. */
   docsOrigin: string;
-  confirmations: PurchaseConfirmations;
+  confirmations: ConfirmationPrompts;
 }
 
 export class ToolServers {

@@ -15,7 +15,7 @@ import { systemClock } from '../../core/clock.js';
 import { createLogger } from '../../core/logger.js';
 import { TOOL_ENDPOINT_PATH, toolEndpoint } from '../../mcp/endpoint.js';
 import { ProtocolHandler } from '../../mcp/protocol-handler.js';
-import { PurchaseConfirmations } from '../../mcp/purchase-confirmation.js';
+import { ConfirmationPrompts } from '../../mcp/purchase-confirmation.js';
 import { confirmationStateCodec } from '../../mcp/request-state.js';
 import type { Tool, ToolServices } from '../../mcp/tool.js';
 import { ToolServers } from '../../mcp/tool-server.js';
@@ -41,7 +41,7 @@ export async function startToolDoor(tools: Tool[], options: { secret?: string } 
   const url = `${origin}${TOOL_ENDPOINT_PATH}`;
 
   const logger = createLogger('silent');
-  const confirmations = new PurchaseConfirmations(confirmationStateCodec(options.secret ?? 'a test secret of at least thirty-two bytes'));
+  const confirmations = new ConfirmationPrompts(confirmationStateCodec(options.secret ?? 'a test secret of at least thirty-two bytes'));
   const servers = new ToolServers(tools, { services: {} as ToolServices, logger, docsOrigin: origin, confirmations });
   const app = new Koa();
   app.use(async (ctx, next) => {
