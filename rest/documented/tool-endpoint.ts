@@ -282,7 +282,7 @@ export function toolEndpointOperations(): DocumentedOperation[] {
         500: {
           description: 'An unexpected error; quote the request id to support.',
           schema: ErrorResponse,
-          examples: { internal_error: example('internal_error', { message: INTERNAL.message, status_code: 500, code: INTERNAL.code, request_id: INTERNAL.request_id }) },
+          examples: { internal_error: example('internal_error', { message: INTERNAL.message, status_code: 500, code: INTERNAL.code, request_id: INTERNAL.request_id, doc_url: `${DOCS}#internal_error` }) },
         },
         504: rpcErrors('The request ran past two minutes and was given up.', {
           timeout: example('Given up', rpcError(-32603, 'The request took too long and was given up: try again in a moment.')),

@@ -63,6 +63,7 @@ export function landingPage(options: LandingPageOptions): string {
     <ul>
       <li><a href="${base}/docs">API reference</a>: every operation, with examples of its requests and answers</li>
       <li><a href="${base}/openapi.json">OpenAPI 3.1 document</a>: for client generators and API tools</li>
+      <li><a href="${base}/docs/errors">Errors</a>: every error code, whether to retry or ask the traveler, and what to do next</li>
     </ul>
   </main>
 </body>
