@@ -14,7 +14,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { adviceFor, errorDocUrl } from '../core/error-catalog.js';
-import { ConfirmationRequiredError, DomainError, ForbiddenError, ValidationError } from '../core/errors.js';
+import { DomainError, ForbiddenError, ValidationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 
 export interface ToolErrorContext {
@@ -42,8 +42,7 @@ export function toolError(error: unknown, context: ToolErrorContext): CallToolRe
       code: error.code,
       message: error.message,
       retryable: advice.retryable,
-      // A purchase waiting for the traveler is theirs to settle, whatever the catalog says of its kind.
-      needs_user: advice.needsUser || needsTraveler(error),
+      needs_user: advice.needsUser,
       request_id: requestId,
       doc_url: errorDocUrl(context.docsOrigin, error.code),
       ...error.extras,
@@ -59,10 +58,6 @@ export function toolError(error: unknown, context: ToolErrorContext): CallToolRe
     request_id: requestId,
     doc_url: errorDocUrl(context.docsOrigin, 'internal_error'),
   });
-}
-
-function needsTraveler(error: DomainError): boolean {
-  return error instanceof ConfirmationRequiredError || error.code === 'confirmation_declined';
 }
 
 function result(error: { code: string; message: string; [more: string]: unknown }): CallToolResult {
