@@ -33,10 +33,9 @@ import { intentsOf } from './helpers/booking-records.js';
 import { TestBrowser } from './helpers/browser.js';
 import { saveCardInBrowser } from './helpers/cards.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
-import { jsonOf, type Json } from './helpers/http.js';
+import type { Json } from './helpers/http.js';
 import { createPartnerClient, travelerAuthorizes, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
-import { signInOnConfirmationPage } from './helpers/purchases.js';
-import { nativeOffer, REFUNDABLE_OFFER } from './booking-contract/provider-b.js';
+import { partnerOffer, signInOnConfirmationPage } from './helpers/purchases.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -123,12 +122,7 @@ async function planTrip(agent: Agent, t: { is: (a: unknown, b: unknown, m?: stri
  * seat from the seat map and a bag, and expects the total with both.
  */
 async function seatAndBagPurchase(agent: Agent): Promise<{ input: Record<string, unknown>; total: string; currency: string }> {
-  const created = await fetch(`${running.url}/v1/flights/providers/provider_b/offers`, {
-    method: 'POST',
-    headers: { 'x-api-key': partner.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(await nativeOffer(running, REFUNDABLE_OFFER)),
-  });
-  const reference = { provider_id: 'provider_b', offer_id: (await jsonOf(created)).offer_id };
+  const reference = { provider_id: 'provider_b', offer_id: await partnerOffer(running, partner.apiKey) };
   const offer = (await call(agent, 'get_offer_details', reference)).ok;
   const seatMap = (await call(agent, 'get_seat_map', reference)).ok.seat_maps[0];
   const seat = Object.values(seatMap.seat_map as Record<string, Json>).find((candidate) => candidate.is_available && seatMap.pricing[candidate.seat_number]) as Json;

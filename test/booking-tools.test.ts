@@ -14,12 +14,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { toMinorUnits } from '../core/money/money.js';
 import { MAGIC_OFFERS } from '../providers/flights/provider-b/sandbox-catalogue.js';
-import { nativeOffer, REFUNDABLE_OFFER } from './booking-contract/provider-b.js';
+import { REFUNDABLE_OFFER } from './booking-contract/provider-b.js';
 import { TestBrowser } from './helpers/browser.js';
 import { intentRecord, sandboxOrder } from './helpers/bookings.js';
 import { asPartner, cardTraveler, MASTERCARD, saveCard, saveCardInBrowser } from './helpers/cards.js';
 import { jsonOf, type Json } from './helpers/http.js';
-import { bookConfirmed, callTool } from './helpers/purchases.js';
+import { bookConfirmed, callTool, partnerOffer as sharedPartnerOffer } from './helpers/purchases.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, registerPublicClient, uniqueEmail, userIdOf, type PartnerClient } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
@@ -62,16 +62,7 @@ async function agent(options: { scope?: string; partnerClient?: PartnerClient; e
 
 const call = callTool;
 
-/** An offer of provider_b made over REST with the partner's key alone: it belongs to no traveler yet. */
-async function partnerOffer(nativeId: string): Promise<string> {
-  const created = await fetch(`${running.url}/v1/flights/providers/provider_b/offers`, {
-    method: 'POST',
-    headers: { 'x-api-key': partner.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(await nativeOffer(running, nativeId)),
-  });
-  if (created.status !== 201) throw new Error(`no offer: ${created.status} ${await created.text()}`);
-  return (await jsonOf(created)).offer_id;
-}
+const partnerOffer = (nativeId?: string) => sharedPartnerOffer(running, partner.apiKey, nativeId);
 
 const CONTACT = { email: 'ada@example.com', phone_number: '+447700900123', first_name: 'Ada', last_name: 'Lovelace' };
 const PASSPORT = (number: string) => [{ type: 'passport', unique_identifier: number, issuing_country_code: 'GB', expires_on: '2034-06-30' }];

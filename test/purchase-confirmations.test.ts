@@ -13,14 +13,14 @@ import { systemClock } from '../core/clock.js';
 import { toMinorUnits } from '../core/money/money.js';
 import { SpendingLimits } from '../core/purchases/spending-limits.js';
 import { MAGIC_OFFERS } from '../providers/flights/provider-b/sandbox-catalogue.js';
-import { nativeOffer, REFUNDABLE_OFFER } from './booking-contract/provider-b.js';
+import { REFUNDABLE_OFFER } from './booking-contract/provider-b.js';
 import { intentsOf } from './helpers/booking-records.js';
 import { book, booker, prepareBooking } from './helpers/bookings.js';
 import { TestBrowser } from './helpers/browser.js';
 import { asPartner, cardTraveler, MASTERCARD, saveCard, saveCardInBrowser } from './helpers/cards.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { createPartnerClient, type PartnerClient } from './helpers/oauth.js';
-import { AGENT_SCOPES as SCOPES, bookConfirmed, callTool as call, decideOnPage, openConfirmation, toolAgent, type ToolAgent } from './helpers/purchases.js';
+import { AGENT_SCOPES as SCOPES, bookConfirmed, callTool as call, decideOnPage, openConfirmation, partnerOffer as sharedPartnerOffer, toolAgent, type ToolAgent } from './helpers/purchases.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -46,16 +46,7 @@ async function agentWithCard(options: { email?: string } = {}): Promise<Agent & 
   return { ...who, cardId: await saveCardInBrowser(running, who.browser, {}, true) };
 }
 
-/** An offer of provider_b made over REST with the partner's key alone (the agent's first use claims it). */
-async function partnerOffer(nativeId = REFUNDABLE_OFFER): Promise<string> {
-  const created = await fetch(`${running.url}/v1/flights/providers/provider_b/offers`, {
-    method: 'POST',
-    headers: { 'x-api-key': partner.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(await nativeOffer(running, nativeId)),
-  });
-  if (created.status !== 201) throw new Error(`no offer: ${created.status} ${await created.text()}`);
-  return (await jsonOf(created)).offer_id;
-}
+const partnerOffer = (nativeId?: string) => sharedPartnerOffer(running, partner.apiKey, nativeId);
 
 const CONTACT = { email: 'ada@example.com', phone_number: '+447700900123', first_name: 'Ada', last_name: 'Lovelace' };
 const passenger = (id: string, first: string, index: number) => ({

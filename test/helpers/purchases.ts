@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page as PlaywrightPage } from 'playwright-core';
 import { isPage, latestCode, TestBrowser, type Page } from './browser.js';
-import type { Json } from './http.js';
+import { nativeOffer, REFUNDABLE_OFFER } from '../booking-contract/provider-b.js';
+import { jsonOf, type Json } from './http.js';
 import { authorize, clientFor, oauth, PARTNER_REDIRECT, registerPublicClient, uniqueEmail, userIdOf, type PartnerClient } from './oauth.js';
 import type { RunningService } from './service.js';
 
@@ -98,4 +99,15 @@ export async function signInOnConfirmationPage(page: PlaywrightPage, serviceUrl:
   await page.getByLabel('Code').fill(await latestCode(serviceUrl, email));
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('heading', { name: 'Confirm your purchase' }).waitFor();
+}
+
+/** A provider_b offer a partner made over REST with its key alone: it belongs to no traveler until an agent's uses it. */
+export async function partnerOffer(running: RunningService, apiKey: string, nativeId: string = REFUNDABLE_OFFER): Promise<string> {
+  const created = await fetch(`${running.url}/v1/flights/providers/provider_b/offers`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(await nativeOffer(running, nativeId)),
+  });
+  if (created.status !== 201) throw new Error(`no offer: ${created.status} ${await created.text()}`);
+  return (await jsonOf(created)).offer_id;
 }
