@@ -30,6 +30,7 @@ import * as paymentMethods from './20261123000023-payment-methods.js';
 import * as flightSandboxOrders from './20261123000024-flight-sandbox-orders.js';
 import * as bookings from './20261123000025-bookings.js';
 import * as purchaseConfirmations from './20261124000026-purchase-confirmations.js';
+import * as identity from './20261124000027-identity.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -63,4 +64,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000024-flight-sandbox-orders', flightSandboxOrders],
   ['20261123000025-bookings', bookings],
   ['20261124000026-purchase-confirmations', purchaseConfirmations],
+  ['20261124000027-identity', identity],
 ];
