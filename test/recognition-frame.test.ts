@@ -188,3 +188,16 @@ async function tokenRows(clientId: string): Promise<number> {
   const [row] = await running.service.db.knex('recognition_tokens').where({ client_id: clientId }).count<{ count: string }[]>('* as count');
   return Number(row?.count);
 }
+
+test('registration cannot claim to be the sandbox demo client (its loopback redirect is the sandbox’s own exception)', async (t) => {
+  const response = await fetch(`${running.config.authUrl}/v1/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Fake Demo', redirect_uris: ['https://fake-demo.example/'], token_endpoint_auth_method: 'client_secret_basic', sandbox_demo: true }),
+  });
+  t.is(response.status, 400);
+  t.is(((await response.json()) as { error: string }).error, 'invalid_client_metadata');
+  const demo = await openFrame(new TestBrowser(new URL(running.config.authUrl).origin), frameUrl('sandbox-demo-airline', `${running.config.demoAirline?.url}/`));
+  t.is(demo.status, 200, 'the demo client itself loads, loopback redirect and all');
+  t.is(/frame-ancestors ([^;]+)/.exec(demo.headers.get('content-security-policy') ?? '')?.[1], running.config.demoAirline?.url);
+});
