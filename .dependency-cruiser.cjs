@@ -11,7 +11,7 @@ module.exports = {
       comment: 'core/ imports nothing of the project outside core/.',
       severity: 'error',
       from: { path: '^core/' },
-      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench|modules)/|^(app|main|config)\\.ts$' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench|modules|demo)/|^(app|main|config)\\.ts$' },
     },
     {
       name: 'core-has-no-doors',
@@ -50,6 +50,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^providers/' },
       to: { path: '^(rest|mcp|authz|admin|seeds|modules)/' },
+    },
+    {
+      name: 'demo-talks-over-http',
+      comment: 'demo/ (the sandbox demo airline) reaches the service over HTTP only, as a real airline would: core types at most.',
+      severity: 'error',
+      from: { path: '^demo/' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|modules)/|^(app|main|config)\\.ts$' },
+    },
+    {
+      name: 'nothing-but-the-root-sees-the-demo',
+      comment: 'Only the composition root (modules/) mounts the demo airline.',
+      severity: 'error',
+      from: { pathNot: '^(demo|modules|test)/' },
+      to: { path: '^demo/' },
     },
     {
       name: 'mcp-sdk-only-in-mcp',

@@ -39,6 +39,7 @@ import { ToolServers } from './mcp/tool-server.js';
 import { accountsModule } from './modules/accounts.js';
 import { bookingsModule } from './modules/bookings.js';
 import { cardsModule } from './modules/cards.js';
+import { demoAirlineModule } from './modules/demo-airline.js';
 import type { Capability, OwnPortApp, SharedPieces } from './modules/capability.js';
 import { messagingModule } from './modules/messaging.js';
 import { offersModule } from './modules/offers.js';
@@ -140,7 +141,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const offers = await offersModule(shared);
     const cards = cardsModule(shared);
     const bookings = bookingsModule(shared, { ...offers, paymentMethods: cards.paymentMethods, processor: cards.processor });
-    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), offers, cards, bookings];
+    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), offers, cards, bookings, await demoAirlineModule(shared)];
 
     const routes = capabilities.flatMap((capability) => capability.routes ?? []);
     // The authorization server and the tool endpoint are not in the route table: their documentation joins it.
@@ -154,6 +155,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
           stylesheetPath: STYLESHEET_PATH,
           sandbox: config.sandbox,
           demoCredentialsFile: config.sandbox ? demoCredentialsPath(config.dataDir) : undefined,
+          demoAirlineUrl: config.demoAirline ? `${config.demoAirline.url}/` : undefined,
         },
         icon: ICON,
         authUrl: config.authUrl,

@@ -20,6 +20,7 @@ const LONG_FIRST = [
   'agent-purchase',
   'purchase-confirmation-browser',
   'spending-limits-browser',
+  'recognition-browser',
 ];
 
 const rank = (file) => {

@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   SANDBOX_URL: url.optional(),
   SMS_URL: url.optional(),
   VAULT_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535, 'must be at most 65535').optional(),
+  DEMO_AIRLINE_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535, 'must be at most 65535').optional(),
   VAULT_URL: url.optional(),
   VAULT_API_KEY: z.string().min(8).optional(),
   PROCESSOR_URL: url.optional(),
@@ -105,6 +106,12 @@ export interface Config {
    * the service's origin); otherwise `port` is undefined and the URL points at the real vault.
    */
   vault: { url: string; apiKey: string; port: number | undefined } | undefined;
+  /**
+   * Sandbox mode only: the demo airline ("Demo Air") that shows the recognition component end to end, on
+   * a port of its own at AUTH_URL's host name (another origin, same site: decisions §11). Undefined when
+   * not in sandbox mode or when its port is 0 (its registered redirect needs a known port).
+   */
+  demoAirline: { url: string; port: number } | undefined;
   /** The payment processor (Stripe PaymentIntents dialect) and its secret key; in sandbox mode its sandbox. */
   processor: { url: string; apiKey: string } | undefined;
   /** Origins of partner pages that embed the card-capture component (CORS with the traveler's session). */
@@ -168,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const sandboxUrl = stripSlash(e.SANDBOX_URL ?? `http://127.0.0.1:${e.PORT}/sandbox`);
+  const vault = vaultSystem(e, baseUrl, sandbox);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -187,7 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     sandboxUrl,
     smsUrl: e.SMS_URL ? stripSlash(e.SMS_URL) : undefined,
-    vault: vaultSystem(e, baseUrl, sandbox),
+    vault,
+    demoAirline: demoAirlineOf(e, stripSlash(e.AUTH_URL ?? baseUrl), sandbox, vault?.port),
     processor: systemOf(e.PROCESSOR_URL, e.PROCESSOR_API_KEY, sandbox, 'PROCESSOR_URL', 'PROCESSOR_API_KEY', `${sandboxUrl}/payments`, SANDBOX_PROCESSOR_KEY),
     componentOrigins: e.COMPONENT_ORIGINS ?? [],
     bookingFaultAfter: e.NODE_ENV === 'test' ? e.BOOKING_FAULT_AFTER : undefined,
@@ -236,6 +245,24 @@ function vaultSystem(e: z.infer<typeof EnvSchema>, baseUrl: string, sandbox: boo
   const url = new URL(baseUrl);
   url.port = String(port);
   return { url: url.origin, apiKey: SANDBOX_VAULT_KEY, port };
+}
+
+/**
+ * The demo airline: on DEMO_AIRLINE_PORT, default PORT + 2 (PORT + 1 is the vault sandbox's), 0 (off)
+ * when PORT is 0, at AUTH_URL's host name so that the first-party session cookie reaches the recognition
+ * frame on plain http (same site, decisions §11).
+ */
+function demoAirlineOf(e: z.infer<typeof EnvSchema>, authUrl: string, sandbox: boolean, vaultPort: number | undefined): Config['demoAirline'] {
+  if (!sandbox) return undefined;
+  const port = e.DEMO_AIRLINE_PORT ?? (e.PORT === 0 ? 0 : e.PORT + 2);
+  if (port === 0) return undefined;
+  if (port === e.PORT) throw new ConfigError(`Invalid configuration: DEMO_AIRLINE_PORT=${port} must differ from PORT (the demo airline has its own origin).`);
+  if (port === vaultPort) {
+    throw new ConfigError(`Invalid configuration: DEMO_AIRLINE_PORT=${port} must differ from the card vault sandbox's port (VAULT_PORT).`);
+  }
+  const url = new URL(authUrl);
+  url.port = String(port);
+  return { url: url.origin, port };
 }
 
 /** An outside system's URL and key: both as configured, else its sandbox in sandbox mode, else none. */

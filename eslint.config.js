@@ -13,12 +13,12 @@ export default tseslint.config(
     },
   },
   {
-    // The browser components: plain modules that run in a browser, not in node.
-    files: ['components/**/*.js'],
+    // The browser components and the demo airline's page script: plain modules that run in a browser, not in node.
+    files: ['components/**/*.js', 'demo/**/*.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'console', 'fetch', 'URL', 'HTMLElement', 'customElements', 'CustomEvent', 'Event', 'CSSStyleSheet', 'setTimeout', 'clearTimeout'].map((name) => [name, 'readonly']),
+        ['window', 'document', 'location', 'console', 'fetch', 'URL', 'HTMLElement', 'customElements', 'CustomEvent', 'Event', 'CSSStyleSheet', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'URLSearchParams', 'TextEncoder'].map((name) => [name, 'readonly']),
       ),
     },
   },

@@ -20,7 +20,7 @@ import type { SpendingLimitSettings } from '../core/purchases/contracts.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { UserService } from '../core/users/service.js';
 import { accountSignInUrl, returnPathOf, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
-import { signedInBrowser } from './browser-sessions.js';
+import { endBrowserSession, signedInBrowser } from './browser-sessions.js';
 import type { ConnectedApp, ConnectedApps } from './connected-apps.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { appsPage, signedOutPage, type AppSpendingLimit } from './pages/apps-page.js';
@@ -72,7 +72,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     await showApps(deps, ctx, { notice });
   });
   router.post(SIGN_OUT_PATH, form, signedIn, pageCsrf(deps), async (ctx) => {
-    await endSession(deps.provider, ctx);
+    await endBrowserSession(deps.provider, ctx);
     ctx.status = 303;
     ctx.redirect('/account/signed-out');
   });
@@ -208,16 +208,6 @@ function session(deps: AccountDeps) {
     ctx.status = 303;
     ctx.redirect(accountSignInUrl(deps.authUrl));
   };
-}
-
-/**
- * Signs the traveler out of this browser: the hosted pages' session is deleted and its cookie cleared.
- * The apps they connected keep their consent and refresh tokens (Disconnect ends those).
- */
-async function endSession(provider: Provider, ctx: Context): Promise<void> {
-  const session = await provider.Session.get(ctx as never);
-  if (session.accountId) await session.destroy();
-  ctx.cookies.set(provider.cookieName('session'), null, { path: '/', signed: true, httpOnly: true, sameSite: 'lax', secure: ctx.secure });
 }
 
 function pageCsrf(deps: AccountDeps) {

@@ -10,7 +10,8 @@
  *   the library's posts itself to `/v1/oauth/session/end/confirm`, which comes back to the resume step;
  * - `/v1/oauth/session/end/confirm`: that end of the old session;
  * - `/interaction/*`: the sign-in and consent pages; `/account/*` and `/v1/apps`: connected apps;
- *   `/confirm/*`: the purchase confirmation page;
+ *   `/confirm/*`: the purchase confirmation page; `/recognition/*` and `/components/recognition.js`: the
+ *   recognition frame, its sign-out and the recognition component;
  * - `/assets/pages.css` and `/assets/icon.svg`: the pages' stylesheet and icon.
  * What it claims is seen as addressed to the issuer, whatever Host it carried (issuer-origin.ts).
  * No body parser runs before the library: it reads its own.
@@ -23,6 +24,7 @@ import type { Logger } from '../core/logger.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
 import { issuerOrigin } from './issuer-origin.js';
+import { RECOGNITION_COMPONENT_PATH } from './recognition-routes.js';
 import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { ICON, ICON_PATH, STYLESHEET, STYLESHEET_PATH } from './pages/html.js';
@@ -75,6 +77,7 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
     if ((path === STYLESHEET_PATH || path === ICON_PATH) && ctx.method === 'GET') return assets;
     if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return resume;
     if (path.startsWith('/interaction/') || within(path, '/account') || within(path, '/v1/apps') || path.startsWith('/confirm/')) return pages;
+    if (path.startsWith('/recognition/') || path === RECOGNITION_COMPONENT_PATH) return pages;
     return undefined;
   };
   const asAddressedToIssuer = issuerOrigin(deps.provider.issuer);

@@ -14,6 +14,7 @@ import { BECOME_PUBLIC, clientNameProblem, redirectUriCountProblem, redirectUriP
 import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
 import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { isSandboxDemoClient, SANDBOX_DEMO_PROPERTY } from './sandbox-demo-client.js';
 import { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { isUrlClientId } from './client-metadata-url.js';
 import { declinedScopes, encounteredScopes, findGrantId } from './grants.js';
@@ -43,8 +44,13 @@ export interface AuthorizationServerDeps {
   secrets: SecretBox;
   jwks: { keys: object[] };
   cookieKeys: string[];
-  /** Cookies are Secure when the issuer is https. */
+  /**
+   * Cookies are Secure when the issuer is https; the session cookie is then also SameSite=None, so that
+   * the recognition frame, third party on an airline's page, sees the traveler's session (decisions §11).
+   */
   secureCookies: boolean;
+  /** Sandbox mode: the demo airline's client (sandbox_demo) may keep its loopback redirect. */
+  sandbox?: boolean;
   /**
    * Tests only (empty unless NODE_ENV=test): http://127.0.0.1:<port> origins whose client metadata
    * documents may be fetched, though they are neither https nor public addresses.
@@ -69,7 +75,9 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
     jwks: deps.jwks as Configuration['jwks'],
     cookies: {
       keys: deps.cookieKeys,
-      long: { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies },
+      // The session cookie. SameSite=None needs Secure, so on plain http (local sandbox) it stays Lax: the
+      // demo airline is then another port of the same host, same site, and the cookie still reaches the frame.
+      long: { httpOnly: true, sameSite: deps.secureCookies ? 'none' : 'lax', secure: deps.secureCookies },
       short: { httpOnly: true, sameSite: 'lax', secure: deps.secureCookies },
     },
     routes: {
@@ -168,14 +176,19 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       policy: consentPolicy(),
     },
     extraClientMetadata: {
-      properties: ['partner_id'],
+      properties: ['partner_id', SANDBOX_DEMO_PROPERTY],
       validator: (ctx, key, value, metadata) => {
-        if (key !== 'partner_id') return;
         // The validator also runs on every client loaded from storage: the rules added since a client was
         // stored (its name, how many redirect URIs) bind new registrations, and never lock out a stored one.
         // A client described by a metadata document is read afresh each time: every rule binds it.
         const registering =
           (ctx as KoaContextWithOIDC | undefined)?.oidc?.route === 'registration' || isUrlClientId(String(metadata['client_id'] ?? ''));
+        if (key === SANDBOX_DEMO_PROPERTY) {
+          // Only the sandbox's own start-up writes it (modules/demo-airline.ts).
+          if (value !== undefined && registering) throw new errors.InvalidClientMetadata(`${SANDBOX_DEMO_PROPERTY} cannot be registered`);
+          return;
+        }
+        if (key !== 'partner_id') return;
         // Only the admin command line makes partner clients; registration cannot claim to be one.
         if (value !== undefined && registering) {
           throw new errors.InvalidClientMetadata('partner_id cannot be registered: partner clients are created by the operator');
@@ -189,6 +202,9 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         const countProblem = registering ? redirectUriCountProblem(uris.length) : undefined;
         if (countProblem) throw new errors.InvalidClientMetadata(countProblem);
         const type = metadata['token_endpoint_auth_method'] === 'none' ? 'public' : 'confidential';
+        // The one exception to the loopback rule: the sandbox's demo airline, a confidential client on
+        // http://<auth host>:<demo port>/, honoured only when this server runs in sandbox mode.
+        if (!registering && isSandboxDemoClient(metadata, deps.sandbox === true)) return;
         for (const uri of uris) {
           const problem = redirectUriProblem(uri, type, BECOME_PUBLIC.registration);
           if (problem) throw new errors.InvalidClientMetadata(`redirect_uris: ${problem}`);

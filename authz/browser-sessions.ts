@@ -25,6 +25,18 @@ export async function signedInBrowser(provider: Provider, ctx: Context): Promise
   return session.accountId ? { userId: session.accountId, binding } : undefined;
 }
 
+/**
+ * Signs the traveler out of this browser (the Connected apps page's sign-out, the recognition frame's):
+ * the hosted pages' session is deleted and its cookie cleared. The apps they connected keep their consent
+ * and refresh tokens (Disconnect ends those). The cookie is cleared with the attributes it was set with
+ * (SameSite=None on https, authorization-server.ts): a third-party frame may not touch a Lax cookie.
+ */
+export async function endBrowserSession(provider: Provider, ctx: Context): Promise<void> {
+  const session = await provider.Session.get(ctx as never);
+  if (session.accountId) await session.destroy();
+  ctx.cookies.set(provider.cookieName('session'), null, { path: '/', signed: true, httpOnly: true, sameSite: ctx.secure ? 'none' : 'lax', secure: ctx.secure });
+}
+
 /** The check the REST door's session routes use (rest/session-auth.ts). */
 export function browserSessions(provider: Provider, csrf: CsrfTokens, authUrl: string) {
   return {

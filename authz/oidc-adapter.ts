@@ -143,7 +143,8 @@ class ClientAdapter extends KnexOidcAdapter {
   override async upsert(id: string, payload: OidcPayload): Promise<void> {
     const secret = payload.client_secret;
     const stored = typeof secret === 'string' ? { ...payload, client_secret: this.secrets.seal(secret, context(id)) } : payload;
-    const dynamic = !payload.partner_id;
+    // Partner clients and the sandbox's demo airline (sandbox-demo-client.ts) do not expire.
+    const dynamic = !payload.partner_id && payload.sandbox_demo !== true;
     const expiresAt = dynamic ? new Date(this.clock.now().getTime() + DYNAMIC_CLIENT_LIFETIME_SECONDS * 1000) : null;
     await this.write(id, stored, expiresAt);
   }

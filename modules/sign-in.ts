@@ -14,6 +14,8 @@ import { interactionRoutes } from '../authz/interaction-routes.js';
 import { sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
 import { CsrfTokens } from '../authz/pages/csrf.js';
 import { browserSessions } from '../authz/browser-sessions.js';
+import { recognitionRoutes } from '../authz/recognition-routes.js';
+import { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { tokenResponseExtras } from '../authz/token-endpoint.js';
 import { PreferencesService } from '../core/preferences/service.js';
 import { PurchaseConfirmations } from '../core/purchases/confirmations.js';
@@ -44,11 +46,13 @@ export function signInModule(
     jwks: keys.jwks,
     cookieKeys: keys.cookieKeys,
     secureCookies: config.authUrl.startsWith('https://'),
+    sandbox: config.sandbox,
     clientMetadataTestOrigins: config.clientMetadataTestOrigins,
   });
   provider.proxy = config.trustProxy;
   logServerErrors(provider, shared.logger);
   const pairwiseIds = new PairwiseIds(db.knex);
+  const recognitionTokens = new RecognitionTokens({ db: db.knex, clock });
   const csrf = new CsrfTokens(keys.cookieKeys);
   // Sign-in codes are stored as an HMAC under the newest cookie key.
   const codes = new SignInCodes({ db: db.knex, mailer: shared.mailer, sms: shared.sms, clock, hashKey: keys.cookieKeys[0] as string });
@@ -66,12 +70,13 @@ export function signInModule(
       interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources, spendingLimits, preferences }).routes() as Middleware,
       accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl, spendingLimits, preferences }).routes() as Middleware,
       confirmRoutes({ provider, confirmations, users: shared.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
+      recognitionRoutes({ provider, db: db.knex, clock, tokens: recognitionTokens, csrf, sandbox: config.sandbox }).routes() as Middleware,
     ],
   });
   return {
     authorizationServer,
     sessions: browserSessions(provider, csrf, config.authUrl),
     documented: oauthOperations(),
-    sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired()],
+    sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired(), () => recognitionTokens.sweepExpired()],
   };
 }

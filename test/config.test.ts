@@ -77,3 +77,13 @@ test('a bad connection string is named but never echoed (it may hold a password)
   t.regex(error.message, /DATABASE_URL must be a postgres:\/\//);
   t.false(error.message.includes('s3cret'));
 });
+
+test('the demo airline listens on PORT + 2 at AUTH_URL’s host name in sandbox mode; 0 or SANDBOX=0 turns it off; a clash is refused', (t) => {
+  t.deepEqual(loadConfig({ PORT: '9000', AUTH_URL: 'http://localhost:9000' }).demoAirline, { url: 'http://localhost:9002', port: 9002 });
+  t.deepEqual(loadConfig({ PORT: '9000', DEMO_AIRLINE_PORT: '9100' }).demoAirline, { url: 'http://localhost:9100', port: 9100 });
+  t.is(loadConfig({ PORT: '0' }).demoAirline, undefined);
+  t.is(loadConfig({ PORT: '9000', DEMO_AIRLINE_PORT: '0' }).demoAirline, undefined);
+  t.is(loadConfig({ PORT: '9000', SANDBOX: '0', SMTP_URL: 'smtp://relay' }).demoAirline, undefined);
+  t.throws(() => loadConfig({ PORT: '9000', DEMO_AIRLINE_PORT: '9000' }), { instanceOf: ConfigError, message: /DEMO_AIRLINE_PORT=9000 must differ from PORT/ });
+  t.throws(() => loadConfig({ PORT: '9000', DEMO_AIRLINE_PORT: '9001' }), { instanceOf: ConfigError, message: /VAULT_PORT/ });
+});

@@ -14,6 +14,8 @@ export interface LandingPageOptions {
   sandbox: boolean;
   /** Where the demo partner's key is kept (sandbox mode). */
   demoCredentialsFile?: string;
+  /** The demo airline's page (sandbox mode): the recognition component end to end. */
+  demoAirlineUrl?: string;
 }
 
 export function landingPage(options: LandingPageOptions): string {
@@ -29,6 +31,12 @@ export function landingPage(options: LandingPageOptions): string {
   const mail = options.sandbox
     ? `<p>In the sandbox no e-mail leaves the service: read the traveler's sign-in code at
       <code>${mailbox}&lt;address&gt;</code>, for example <a href="${mailbox}amelia.hart%40example.com">${mailbox}amelia.hart@example.com</a>.</p>`
+    : '';
+  const demoAirline = options.sandbox && options.demoAirlineUrl
+    ? `<h2>4. Recognize travelers on an airline's site</h2>
+    <p>The sandbox's demo airline, <a href="${escapeHtml(options.demoAirlineUrl)}">Demo Air</a>, embeds the recognition component:
+      sign in with the chip in its corner, and its backend resolves the traveler's recognition token with
+      <code>POST /v1/identity/resolve</code>.</p>`
     : '';
   return `<!doctype html>
 <html lang="en">
@@ -58,6 +66,7 @@ export function landingPage(options: LandingPageOptions): string {
       the sign-in page, where the traveler signs in with a code sent by e-mail and chooses what the agent may do.</p>
     <pre><code>claude mcp add --transport http travel-partner ${base}/v1/mcp</code></pre>
     ${mail}
+    ${demoAirline}
 
     <h2>Reference</h2>
     <ul>

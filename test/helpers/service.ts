@@ -40,6 +40,7 @@ export async function startService(
   const port = await freePort();
   const config = loadConfig({
     VAULT_PORT: String(await freePort()),
+    DEMO_AIRLINE_PORT: String(await freePort()),
     ...(database ? { DATABASE_URL: database.url } : {}),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',

@@ -1,0 +1,20 @@
+/**
+ * Sandbox mode only: "Demo Air", the demo airline that shows the recognition surface end to end (its
+ * page with the recognition component, its backend resolving tokens over real HTTP). Its OAuth client is
+ * written at start (authz/sandbox-demo-client.ts); the site is served on DEMO_AIRLINE_PORT at AUTH_URL's
+ * host name.
+ */
+import { upsertSandboxDemoClient } from '../authz/sandbox-demo-client.js';
+import { demoAirlineApp } from '../demo/airline/app.js';
+import type { Capability, SharedPieces } from './capability.js';
+
+/** What the chip's sign-in asks for: the component's default scopes. */
+const DEMO_SCOPES = ['profile.read', 'preferences.read'];
+
+export async function demoAirlineModule(shared: SharedPieces): Promise<Capability> {
+  const { config, db, clock } = shared;
+  if (!config.sandbox || !config.demoAirline) return {};
+  const client = await upsertSandboxDemoClient({ db: db.knex, clock, secrets: shared.secrets, cookieKey: shared.keys.cookieKeys[0] as string, demoOrigin: config.demoAirline.url });
+  const app = demoAirlineApp({ baseUrl: config.baseUrl, authUrl: config.authUrl, client, scope: DEMO_SCOPES, logger: shared.logger });
+  return { ownPortApps: [{ name: 'demo airline', portVariable: 'DEMO_AIRLINE_PORT', port: config.demoAirline.port, app }] };
+}
