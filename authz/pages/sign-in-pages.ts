@@ -92,7 +92,7 @@ export function consentPage(
       ? html`<small class="reasked" id="scope-${scope}-note">You turned this off for ${form.clientName} before; ${form.clientName} asks again. Leave it unticked to keep it off.</small>`
       : '';
     return html`<label class="scope" for="scope-${scope}">
-        <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" ${ticked ? html`checked` : ''} ${reasked ? html`aria-describedby="scope-${scope}-note"` : ''}>
+        <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" ${reasked ? html`aria-describedby="scope-${scope}-note" ` : ''}${ticked ? html`checked` : ''}>
         <span>${scope}<small>${CONSENT_SCOPES[scope]}</small>${note}</span>
       </label>`;
   });
