@@ -1,8 +1,9 @@
 /**
  * The hosted pages of an authorization request: e-mail, then the one-time code, then consent, one box
  * per scope (a declined `loyalty.read` that the request names again comes back unticked, with a note
- * saying so: Scopes rule 9). oidc-provider sends the browser to `/interaction/<uid>` when it needs the traveler; these
- * handlers do the asking and hand the outcome back to it (`interactionResult`), which redirects on.
+ * saying so: Scopes rule 9). oidc-provider sends the browser to `/interaction/<uid>` when it needs the
+ * traveler; these handlers do the asking and hand the outcome back to it (`interactionResult`), which
+ * redirects on.
  *
  * Every form carries a CSRF token bound to the attempt and to this browser's interaction cookie, and
  * every handler resolves the attempt through that cookie: a form posted from elsewhere, or an attempt
