@@ -51,7 +51,9 @@ const NOTICES: Record<string, string> = {
 };
 
 const ScopesBody = z.strictObject({
-  scopes: z.array(z.string()).describe('The scopes to keep on; the app’s other scopes are turned off.'),
+  scopes: z
+    .array(z.string())
+    .describe('The scopes to keep on, among those the app asked for (the ten and `loyalty.read`); the app’s other scopes are turned off.'),
 });
 
 export function accountRoutes(deps: AccountDeps): Router {

@@ -1,7 +1,8 @@
 /**
  * The scope rules that come before the library sees an authorization request (Scopes rules 1 and 8):
  * unknown scope values answer 400 `invalid_scope` (the library would drop them silently); a request
- * without any of the ten scopes asks, for a dynamically registered client, for all ten, and for a
+ * naming none of the ten nor `loyalty.read` asks, for a dynamically registered client, for all ten
+ * (never `loyalty.read`, which is asked only by name: Scopes rule 9), and for a
  * pre-registered partner client keeps the legacy behaviour: no scope set, no consent screen (it is
  * given `openid`, so that the traveler's grant is not empty); the service's own account client asks
  * for identity scopes only. The code always comes back in the query.

@@ -11,7 +11,8 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import { BECOME_PUBLIC, clientNameProblem, redirectUriCountProblem, redirectUriProblem } from '../core/oauth/client-rules.js';
-import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
+import { scopesToReask } from '../core/scope-requests.js';
+import { CONSENT_SCOPE_NAMES, IDENTITY_SCOPES, isConsentScope, REASKABLE_SCOPES } from '../core/scopes.js';
 import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { isSandboxDemoClient, SANDBOX_DEMO_PROPERTY } from './sandbox-demo-client.js';
@@ -30,7 +31,6 @@ const SESSION_SECONDS = 24 * 3600;
 const INTERACTION_SECONDS = 3600;
 const CODE_SECONDS = 60;
 
-const TEN = new Set<string>(SCOPE_NAMES);
 
 export interface AuthorizationServerDeps {
   /** The issuer: where the authorization endpoint (the root path) and the hosted pages live. */
@@ -108,7 +108,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     responseTypes: ['code'],
     pkce: { required: () => true },
-    scopes: ['openid', 'email', 'profile', ...SCOPE_NAMES],
+    // Also what discovery lists in scopes_supported: the ten and the identity surface's loyalty.read.
+    scopes: [...IDENTITY_SCOPES, ...CONSENT_SCOPE_NAMES],
     claims: {
       openid: ['sub'],
       email: ['email', 'email_verified'],
@@ -123,12 +124,13 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       if (!accountId) return undefined;
       const user = ctx.oidc.account ? (ctx.oidc.account as unknown as { user: UserRow }).user : await findUserById(deps.db, accountId);
       if (!user) return undefined;
-      const carried = typeof token.scope === 'string' ? token.scope.split(' ').filter((scope) => TEN.has(scope)) : [];
+      const carried = typeof token.scope === 'string' ? token.scope.split(' ').filter(isConsentScope) : [];
       let legacy = false;
       if (carried.length === 0) {
-        // Scopes rule 8: a legacy grant (a partner client's, which never involved any of the ten) is
-        // authorized by the traveler's own rights, and the token says so. Any other token without one
-        // of the ten means the traveler turned off or declined everything: there is no consent left.
+        // Scopes rule 8: a legacy grant (a partner client's, which never involved a scope the traveler
+        // decides on: the ten or loyalty.read) is authorized by the traveler's own rights, and the token
+        // says so. Any other token without one means the traveler turned off or declined everything:
+        // there is no consent left. A token carrying loyalty.read alone is scoped (no REST route takes it).
         const grant = ctx.oidc.entities.Grant;
         legacy = Boolean(ctx.oidc.client?.['partner_id']) && (!grant || encounteredScopes(grant).size === 0);
         if (!legacy) {
@@ -243,8 +245,9 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
             throw new errors.InvalidTarget(`unknown resource: use ${resources.join(' or ')}`);
           }
           return {
-            // The identity scopes belong here too, or they would vanish from the token response's scope.
-            scope: [...IDENTITY_SCOPES, ...SCOPE_NAMES].join(' '),
+            // The identity scopes and loyalty.read belong here too, or they would vanish from the token
+            // response's scope (the client reads what it got there, Scopes rule 2).
+            scope: [...IDENTITY_SCOPES, ...CONSENT_SCOPE_NAMES].join(' '),
             audience: resource,
             accessTokenTTL: ACCESS_TOKEN_SECONDS,
             accessTokenFormat: 'jwt',
@@ -280,7 +283,7 @@ function account(user: UserRow) {
 
 /** Reasons of the consent prompt that end the request with 400 `invalid_scope` (our consent handler answers). */
 export const REFUSED_SCOPE_REQUESTS = {
-  /** Every scope the request names was declined before (rule 5). */
+  /** Every scope the request names was declined before (rule 5), and none of them is asked again (rule 9). */
   allDeclined: 'all_scopes_declined',
   /**
    * A partner client asks for no scope (legacy, rule 8), but the traveler has already decided on
@@ -289,32 +292,46 @@ export const REFUSED_SCOPE_REQUESTS = {
   legacyOnScopedGrant: 'legacy_request_on_scoped_grant',
 } as const;
 
+/** The reason of the consent prompt asking again for a declined scope the request names (Scopes rule 9). */
+export const REASK_DECLINED_SCOPE = 'reask_declined_scope';
+
 /**
  * The library's prompts (login, then consent), with two checks of ours in front of consent, for requests
  * that must end in 400 `invalid_scope` instead of a code (or the library's redirect with
- * `access_denied`). With `prompt=none` the library redirects with their error, `invalid_scope`.
+ * `access_denied`), and one after the library's: the library never asks for a scope the grant has
+ * declined, and rule 9 wants `loyalty.read` asked again when a request names it. With `prompt=none` the
+ * library redirects with the first reason's error (`invalid_scope`, or `consent_required`).
  */
 function consentPolicy() {
   const policy = interactionPolicy.base();
   const consent = policy.get('consent');
   const { Check } = interactionPolicy;
-  const requestedTen = (ctx: KoaContextWithOIDC) => [...ctx.oidc.requestParamScopes].filter((scope) => TEN.has(scope));
+  const requestedScopes = (ctx: KoaContextWithOIDC) => [...ctx.oidc.requestParamScopes].filter(isConsentScope);
+  const declinedOf = (ctx: KoaContextWithOIDC) => (ctx.oidc.grant ? declinedScopes(ctx.oidc.grant) : new Set<string>());
+  // Asked again only until the traveler answers: once this request carries their consent, a scope they
+  // declined again stays declined and the code is issued without it (no loop back to the page).
+  const toReask = (ctx: KoaContextWithOIDC) => (ctx.oidc.result?.consent ? [] : scopesToReask(requestedScopes(ctx), declinedOf(ctx)));
   consent?.checks.add(
     new Check(REFUSED_SCOPE_REQUESTS.allDeclined, 'every requested scope was declined before', 'invalid_scope', (ctx) => {
-      const requested = requestedTen(ctx);
-      const declined = ctx.oidc.grant ? declinedScopes(ctx.oidc.grant) : new Set<string>();
-      const refused = requested.length > 0 && requested.every((scope) => declined.has(scope as Scope));
+      const requested = requestedScopes(ctx);
+      const declined = declinedOf(ctx);
+      const refused = requested.length > 0 && requested.every((scope) => declined.has(scope)) && toReask(ctx).length === 0;
       return refused ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
     }),
     0,
   );
   consent?.checks.add(
     new Check(REFUSED_SCOPE_REQUESTS.legacyOnScopedGrant, 'the traveler decided on scopes for this client', 'invalid_scope', (ctx) => {
-      const legacyRequest = Boolean(ctx.oidc.client?.['partner_id']) && requestedTen(ctx).length === 0;
+      const legacyRequest = Boolean(ctx.oidc.client?.['partner_id']) && requestedScopes(ctx).length === 0;
       const scoped = ctx.oidc.grant ? encounteredScopes(ctx.oidc.grant).size > 0 : false;
       return legacyRequest && scoped ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
     }),
     1,
+  );
+  consent?.checks.add(
+    new Check(REASK_DECLINED_SCOPE, `the request names ${[...REASKABLE_SCOPES].join(', ')}, which the traveler declined before`, 'consent_required', (ctx) =>
+      toReask(ctx).length > 0 ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+    ),
   );
   return policy;
 }

@@ -6,13 +6,15 @@
  *   tokens already issued live out their 15 minutes (they are verified locally, without a lookup).
  * - A toggle changes the grant; the next refresh issues a token with the new set. Turning every scope
  *   off leaves no consent: that refresh is 400 `invalid_scope`.
+ * - The scopes are the ten and the identity surface's `loyalty.read`, each toggleable once the app
+ *   asked for it; `loyalty.read` off stops an airline's resolve from disclosing loyalty at once.
  */
 import type { Knex } from 'knex';
 import type Provider from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { isStorableText } from '../core/input-checks.js';
-import { SCOPE_NAMES, type Scope } from '../core/scopes.js';
+import { CONSENT_SCOPE_NAMES, isConsentScope, type ConsentScope } from '../core/scopes.js';
 import type { SpendingLimits } from '../core/purchases/spending-limits.js';
 import type { PairwiseIds } from '../core/users/pairwise-ids.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
@@ -23,9 +25,9 @@ export interface ConnectedApp {
   client_id: string;
   client_name: string;
   /** Scopes the app may use now. */
-  granted: Scope[];
+  granted: ConsentScope[];
   /** Scopes the traveler declined or turned off (the app asked for them). */
-  declined: Scope[];
+  declined: ConsentScope[];
   connected_at: string;
 }
 
@@ -94,16 +96,16 @@ export class ConnectedApps {
 
   /** Sets which of the scopes the app asked for are on; the rest are off. Returns the app as it is now. */
   async setScopes(accountId: string, clientId: string, enabled: readonly string[]): Promise<ConnectedApp> {
-    const unknown = enabled.filter((scope) => !(SCOPE_NAMES as readonly string[]).includes(scope));
+    const unknown = enabled.filter((scope) => !isConsentScope(scope));
     if (unknown.length > 0) {
-      throw new ValidationError([{ field: 'scopes', rule: 'scope', message: `unknown scope ${unknown.join(', ')}: the scopes are ${SCOPE_NAMES.join(', ')}` }]);
+      throw new ValidationError([{ field: 'scopes', rule: 'scope', message: `unknown scope ${unknown.join(', ')}: the scopes are ${CONSENT_SCOPE_NAMES.join(', ')}` }]);
     }
     if (!isStorableText(clientId)) throw notConnected(clientId);
     const grantId = await findGrantId(this.deps.db, this.deps.clock, accountId, clientId);
     const grant = grantId ? await this.deps.provider.Grant.find(grantId) : undefined;
     if (!grant || clientId === ACCOUNT_CLIENT_ID) throw notConnected(clientId);
     const asked = [...grantedScopes(grant), ...declinedScopes(grant)];
-    const notAsked = enabled.filter((scope) => !asked.includes(scope as Scope));
+    const notAsked = enabled.filter((scope) => !asked.includes(scope as ConsentScope));
     if (notAsked.length > 0) {
       throw new ValidationError([
         { field: 'scopes', rule: 'asked', message: `${notAsked.join(', ')}: this app never asked for it, so it cannot be turned on here` },
@@ -123,6 +125,6 @@ function notConnected(clientId: string): NotFoundError {
   return new NotFoundError(`No connected app ${clientId}: the list of your connected apps shows their ids.`, 'app_not_found');
 }
 
-function inCatalogOrder(scopes: Set<Scope>): Scope[] {
-  return SCOPE_NAMES.filter((scope) => scopes.has(scope));
+function inCatalogOrder(scopes: Set<ConsentScope>): ConsentScope[] {
+  return CONSENT_SCOPE_NAMES.filter((scope) => scopes.has(scope));
 }

@@ -1,14 +1,13 @@
 /**
  * Consent as stored by the authorization server: one Grant per traveler and client, holding the scopes
- * granted and the scopes declined. The ten scopes are kept on the OpenID side and on every resource
- * server alike, so that consent is per client (Scopes rule 3), whichever audience a token is for.
+ * granted and the scopes declined. The scopes a traveler decides on (the ten and the identity surface's
+ * `loyalty.read`) are kept on the OpenID side and on every resource server alike, so that consent is per
+ * client (Scopes rule 3), whichever audience a token is for.
  */
 import type { Knex } from 'knex';
 import type { Grant } from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
-import { SCOPE_NAMES, type Scope } from '../core/scopes.js';
-
-const TEN = new Set<string>(SCOPE_NAMES);
+import { isConsentScope, type ConsentScope } from '../core/scopes.js';
 
 /** The traveler's grant for this client, if any (newest first, should there ever be two). */
 export async function findGrantId(db: Knex, clock: Clock, accountId: string, clientId: string): Promise<string | undefined> {
@@ -20,18 +19,18 @@ export async function findGrantId(db: Knex, clock: Clock, accountId: string, cli
   return row?.id;
 }
 
-/** Scopes of the ten that the traveler granted this client and has not turned off. */
-export function grantedScopes(grant: Grant): Set<Scope> {
-  return new Set(grant.getOIDCScope().split(' ').filter((scope): scope is Scope => TEN.has(scope)));
+/** Scopes the traveler granted this client and has not turned off (identity scopes aside). */
+export function grantedScopes(grant: Grant): Set<ConsentScope> {
+  return new Set(grant.getOIDCScope().split(' ').filter(isConsentScope));
 }
 
-/** Scopes of the ten that the traveler declined or turned off. */
-export function declinedScopes(grant: Grant): Set<Scope> {
-  return new Set(grant.getRejectedOIDCScope().split(' ').filter((scope): scope is Scope => TEN.has(scope)));
+/** Scopes the traveler declined or turned off for this client. */
+export function declinedScopes(grant: Grant): Set<ConsentScope> {
+  return new Set(grant.getRejectedOIDCScope().split(' ').filter(isConsentScope));
 }
 
-/** Every scope of the ten the traveler has decided on for this client, either way. */
-export function encounteredScopes(grant: Grant): Set<Scope> {
+/** Every scope the traveler has decided on for this client, either way. */
+export function encounteredScopes(grant: Grant): Set<ConsentScope> {
   return new Set([...grantedScopes(grant), ...declinedScopes(grant)]);
 }
 
@@ -55,7 +54,10 @@ export function approve(grant: Grant, scopes: readonly string[], resources: read
   }
 }
 
-/** Declines `scopes` (turning off any that were granted); a declined scope is not offered again. */
+/**
+ * Declines `scopes` (turning off any that were granted); a declined scope is not offered again, unless
+ * a request names `loyalty.read` (Scopes rule 9).
+ */
 export function decline(grant: Grant, scopes: readonly string[], resources: readonly string[]): void {
   if (scopes.length === 0) return;
   grant.rejectOIDCScope(scopes.join(' '));

@@ -1,7 +1,9 @@
 /**
  * The hosted pages of an authorization request: e-mail, then the one-time code, then consent, one box
- * per scope. oidc-provider sends the browser to `/interaction/<uid>` when it needs the traveler; these
- * handlers do the asking and hand the outcome back to it (`interactionResult`), which redirects on.
+ * per scope (a declined `loyalty.read` that the request names again comes back unticked, with a note
+ * saying so: Scopes rule 9). oidc-provider sends the browser to `/interaction/<uid>` when it needs the
+ * traveler; these handlers do the asking and hand the outcome back to it (`interactionResult`), which
+ * redirects on.
  *
  * Every form carries a CSRF token bound to the attempt and to this browser's interaction cookie, and
  * every handler resolves the attempt through that cookie: a form posted from elsewhere, or an attempt
@@ -17,8 +19,8 @@ import type { Clock } from '../core/clock.js';
 import type { PreferencesService } from '../core/preferences/service.js';
 import type { SpendingLimit, SpendingLimitSettings } from '../core/purchases/contracts.js';
 import { DomainError, RateLimitedError, ValidationError } from '../core/errors.js';
-import { InvalidScopeError, scopesForToken, scopesToOffer } from '../core/scope-requests.js';
-import { IDENTITY_SCOPES, SCOPE_NAMES, type Scope } from '../core/scopes.js';
+import { InvalidScopeError, scopesForToken, scopesToOffer, scopesToReask } from '../core/scope-requests.js';
+import { IDENTITY_SCOPES, isConsentScope, type ConsentScope, type Scope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
 import { findUserById } from '../core/users/store.js';
 import type { AbuseLimits, SignInCodeAllowance } from './abuse-limits.js';
@@ -39,7 +41,7 @@ export interface InteractionDeps {
   csrf: CsrfTokens;
   db: Knex;
   clock: Clock;
-  /** The resource servers whose grants carry the ten scopes (consent is per client, not per audience). */
+  /** The resource servers whose grants carry the traveler's scopes (consent is per client, not per audience). */
   resources: string[];
   /** Where the spending limit chosen with bookings.write is kept (decisions §10). */
   spendingLimits: Pick<SpendingLimitSettings, 'set'>;
@@ -47,7 +49,6 @@ export interface InteractionDeps {
   preferences: Pick<PreferencesService, 'locale'>;
 }
 
-const TEN = new Set<string>(SCOPE_NAMES);
 /** The scope that lets an agent buy: granting it offers a spending limit. */
 const BUYING: Scope = 'bookings.write';
 const IDENTITY = new Set<string>(IDENTITY_SCOPES);
@@ -71,10 +72,12 @@ const UNIQUE_VIOLATION = '23505';
 
 interface DecisionInputs {
   grant: Grant;
-  /** The scopes of the ten the request names. */
-  requested: Scope[];
-  /** What the consent page asks: requested, not decided before. */
-  offer: Scope[];
+  /** The scopes the request names (the ten and loyalty.read). */
+  requested: ConsentScope[];
+  /** What the consent page asks: requested, not decided before, or declined but asked again (rule 9). */
+  offer: ConsentScope[];
+  /** The part of `offer` that the traveler declined before and the request names again (rule 9). */
+  reasked: ConsentScope[];
   /** Identity scopes the request names (never asked). */
   identity: string[];
 }
@@ -161,11 +164,11 @@ class InteractionPages {
     if (interaction.prompt.name !== 'consent') return this.show(ctx);
     const ticked = new Set(fields(ctx, 'scope'));
     // The limit is checked and saved before anything is granted: a form with a problem grants nothing.
-    const offer = ticked.has(BUYING) ? (await this.#decisionInputs(interaction)).offer : [];
-    if (offer.includes(BUYING)) {
+    const asked = ticked.has(BUYING) ? await this.#decisionInputs(interaction) : undefined;
+    if (asked?.offer.includes(BUYING)) {
       const limit = limitFieldsOf(ctx.request.body);
       const problems = await this.#saveLimit(interaction, limit);
-      if (problems.length > 0) return this.#consentForm(ctx, offer, { ticked: [...ticked], limit, problems });
+      if (problems.length > 0) return this.#consentForm(ctx, asked, { ticked: [...ticked], limit, problems });
     }
     const { grant, grantId, requested } = await this.#decide(interaction, ({ grant, offer, identity }) => {
       approve(grant, [...identity, ...offer.filter((scope) => ticked.has(scope))], this.deps.resources);
@@ -176,6 +179,7 @@ class InteractionPages {
       );
     });
     // Declines are saved first: they are remembered even when nothing is left to authorize (rules 4, 5).
+    // A re-asked loyalty.read left unticked is simply declined again (rule 9).
     if (requested.length > 0) {
       try {
         scopesForToken(requested, grantedScopes(grant));
@@ -208,16 +212,16 @@ class InteractionPages {
         'The traveler has already chosen which permissions this app gets: the app must name the scopes it asks for.',
       );
     }
-    const { offer } = await this.#decisionInputs(interaction);
-    if (offer.length === 0) {
+    const asked = await this.#decisionInputs(interaction);
+    if (asked.offer.length === 0) {
       const { grantId } = await this.#decide(interaction, ({ grant, identity }) => approve(grant, identity, this.deps.resources));
       return this.#finishConsent(ctx, grantId);
     }
-    return this.#consentForm(ctx, offer);
+    return this.#consentForm(ctx, asked);
   }
 
   /** The consent page asking for `offer`; with `retry`, again with the traveler's choices and what is wrong with them (400). */
-  async #consentForm(ctx: Context, offer: Scope[], retry?: ConsentRetry): Promise<void> {
+  async #consentForm(ctx: Context, { offer, reasked }: Pick<DecisionInputs, 'offer' | 'reasked'>, retry?: ConsentRetry): Promise<void> {
     const { interaction, csrfToken, clientName, unverifiedHost, documentHost } = ctx.state.attempt as AttemptState;
     const base = `/interaction/${interaction.uid}`;
     const accountId = interaction.session?.accountId as string;
@@ -230,6 +234,7 @@ class InteractionPages {
       csrfToken,
       clientName,
       scopes: offer,
+      reasked,
       ticked: retry?.ticked,
       error: retry ? 'The spending limit is not valid: correct it below, or clear both amounts for no limit. Nothing has been allowed yet.' : undefined,
       spendingLimit: limitValues && { values: limitValues, problems: retry?.problems ?? [] },
@@ -282,11 +287,12 @@ class InteractionPages {
     const existing = await findGrantId(this.deps.db, this.deps.clock, accountId, clientId);
     const grant = (existing ? await Grant.find(existing) : undefined) ?? new Grant({ accountId, clientId });
     const values = String(interaction.params.scope ?? '').split(' ');
-    const requested = values.filter((scope): scope is Scope => TEN.has(scope));
+    const requested = values.filter(isConsentScope);
     const identity = values.filter((scope) => IDENTITY.has(scope));
-    // The first-party account client needs no permissions of the ten and never asks.
-    const offer = clientId === ACCOUNT_CLIENT_ID ? [] : scopesToOffer(requested, grantedScopes(grant), declinedScopes(grant));
-    return { grant, requested, offer, identity };
+    // The first-party account client needs no permissions and never asks.
+    if (clientId === ACCOUNT_CLIENT_ID) return { grant, requested, offer: [], reasked: [], identity };
+    const declined = declinedScopes(grant);
+    return { grant, requested, offer: scopesToOffer(requested, grantedScopes(grant), declined), reasked: scopesToReask(requested, declined), identity };
   }
 
   #emailForm(ctx: Context, options: { status?: number; email?: string; error?: string } = {}): void {

@@ -54,6 +54,14 @@ test('the API and the tool endpoint each publish their protected-resource metada
   // Exactly the endpoint's public URL: MCP clients compare it with the URL they used.
   t.is(tools.resource, 'https://api.example.com/v1/mcp');
   t.deepEqual(tools.authorization_servers, ['https://auth.example.com']);
+  t.deepEqual(tools.scopes_supported, SCOPE_NAMES, 'the ten only: loyalty.read is not a scope of the tool endpoint');
+});
+
+test('the authorization server lists the identity scopes, the ten and loyalty.read (decisions §5)', async (t) => {
+  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+    const document = await jsonOf(await fetch(`${running.url}${path}`));
+    t.deepEqual(document.scopes_supported, ['openid', 'email', 'profile', ...SCOPE_NAMES, 'loyalty.read'], path);
+  }
 });
 
 for (const forged of FORGED) {

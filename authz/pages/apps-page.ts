@@ -5,7 +5,7 @@
  */
 import { fromMinorUnits } from '../../core/money/money.js';
 import type { SpendingLimit } from '../../core/purchases/contracts.js';
-import { SCOPES } from '../../core/scopes.js';
+import { CONSENT_SCOPES } from '../../core/scopes.js';
 import type { ConnectedApp } from '../connected-apps.js';
 import { describeLimit, type LimitFields, type LimitProblem } from '../spending-limit-form.js';
 import { html, page, type Html } from './html.js';
@@ -36,7 +36,7 @@ export function appsPage(input: {
     const boxes = scopes.map(
       (scope) => html`<label class="scope" for="${app.client_id}-${scope}">
           <input id="${app.client_id}-${scope}" type="checkbox" name="scope" value="${scope}" ${app.granted.includes(scope) ? html`checked` : ''}>
-          <span>${scope}<small>${SCOPES[scope]}</small></span>
+          <span>${scope}<small>${CONSENT_SCOPES[scope]}</small></span>
         </label>`,
     );
     return html`<section class="app" aria-labelledby="app-${app.client_id}">

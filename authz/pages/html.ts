@@ -74,6 +74,8 @@ fieldset { border: 0; padding: 0; margin: 1rem 0; }
 .scope { display: flex; gap: 0.6rem; align-items: flex-start; margin: 0.6rem 0; font-weight: normal; }
 .scope input { margin-top: 0.3rem; }
 .scope small { display: block; opacity: 0.75; }
+/* The note on a permission asked again after a decline is read before deciding: full contrast, not a hint. */
+.scope small.reasked { opacity: 1; font-weight: 600; }
 .actions { display: flex; gap: 0.75rem; margin-top: 1.5rem; }
 button { padding: 0.6rem 1.2rem; font: inherit; border-radius: 6px; border: 1px solid var(--accent); cursor: pointer; }
 button.primary { background: var(--accent); color: white; }

@@ -1,5 +1,5 @@
 /** The hosted sign-in and consent pages: labelled inputs, one box per scope, plain buttons. */
-import { SCOPES, type Scope } from '../../core/scopes.js';
+import { CONSENT_SCOPES, type ConsentScope } from '../../core/scopes.js';
 import type { LimitFields, LimitProblem } from '../spending-limit-form.js';
 import { html, page, type Html } from './html.js';
 import { spendingLimitInputs } from './spending-limit-fields.js';
@@ -63,7 +63,12 @@ export function codePage(form: FormContext & { sentTo: string; digits: number; r
 export function consentPage(
   form: FormContext & {
     clientName: string;
-    scopes: readonly Scope[];
+    scopes: readonly ConsentScope[];
+    /**
+     * Scopes of `scopes` the traveler declined or turned off before, which the app names again (Scopes
+     * rule 9): unticked unless the traveler ticks them, with a note saying so.
+     */
+    reasked?: readonly ConsentScope[];
     denyAction: string;
     unverifiedHost?: string;
     /** The host of the URL that identifies the app (its client metadata document), shown instead of "registered itself". */
@@ -73,18 +78,24 @@ export function consentPage(
     switchUrl: string;
     /** The sign-out form: where it posts, and its CSRF token (bound to the session, not the attempt). */
     signOut: { action: string; csrfToken: string };
-    /** The boxes left ticked when the page comes back with a problem; default: every one. */
+    /** The boxes left ticked when the page comes back with a problem; default: every one not re-asked. */
     ticked?: readonly string[];
     /** The optional spending limit's fields, offered when the app asks for bookings.write. */
     spendingLimit?: { values: LimitFields; problems: readonly LimitProblem[] };
   },
 ): string {
-  const boxes = form.scopes.map(
-    (scope) => html`<label class="scope" for="scope-${scope}">
-        <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" ${!form.ticked || form.ticked.includes(scope) ? html`checked` : ''}>
-        <span>${scope}<small>${SCOPES[scope]}</small></span>
-      </label>`,
-  );
+  const boxes = form.scopes.map((scope) => {
+    const reasked = form.reasked?.includes(scope) ?? false;
+    const ticked = form.ticked ? form.ticked.includes(scope) : !reasked;
+    // A traveler who said no once is not nudged into yes: the box starts unticked, and the note says why it is back.
+    const note = reasked
+      ? html`<small class="reasked" id="scope-${scope}-note">You turned this off for ${form.clientName} before; ${form.clientName} asks again. Leave it unticked to keep it off.</small>`
+      : '';
+    return html`<label class="scope" for="scope-${scope}">
+        <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" ${reasked ? html`aria-describedby="scope-${scope}-note" ` : ''}${ticked ? html`checked` : ''}>
+        <span>${scope}<small>${CONSENT_SCOPES[scope]}</small>${note}</span>
+      </label>`;
+  });
   return page(
     'Allow access',
     html`<p class="hint">Signed in as <strong>${form.signedInAs}</strong>. <a href="${form.switchUrl}">Not you? Sign in with another address</a></p>

@@ -5,7 +5,7 @@
  * the tests hold its real answers to them.
  */
 import { z } from 'zod';
-import { IDENTITY_SCOPES, SCOPE_NAMES } from '../scopes.js';
+import { CONSENT_SCOPE_NAMES, IDENTITY_SCOPES } from '../scopes.js';
 import { CLIENT_LIMITS } from './client-rules.js';
 
 const ISSUER = 'https://api.example.com';
@@ -172,7 +172,8 @@ export const RevocationRequest = z
   })
   .meta({ id: 'RevocationRequest', examples: [{ token: REFRESH_TOKEN, token_type_hint: 'refresh_token' }] });
 
-const SCOPES_SUPPORTED = [...IDENTITY_SCOPES, ...SCOPE_NAMES];
+/** The authorization server's: the identity scopes, the ten and the identity surface's loyalty.read. */
+const SCOPES_SUPPORTED = [...IDENTITY_SCOPES, ...CONSENT_SCOPE_NAMES];
 
 export const AuthorizationServerMetadata = z
   .looseObject({
@@ -182,7 +183,9 @@ export const AuthorizationServerMetadata = z
     registration_endpoint: z.string(),
     revocation_endpoint: z.string(),
     jwks_uri: z.string(),
-    scopes_supported: z.array(z.string()),
+    scopes_supported: z
+      .array(z.string())
+      .describe('Every scope a client may ask for: `openid`, `email`, `profile`, the ten of the REST API and the tool endpoint, and `loyalty.read` of the identity surface (what an airline may read through `/v1/identity/resolve`).'),
     response_types_supported: z.array(z.string()),
     grant_types_supported: z.array(z.string()),
     code_challenge_methods_supported: z.array(z.string()),

@@ -2,6 +2,8 @@
  * OAuth protected-resource metadata (RFC 9728): how a client that knows only a URL of ours finds the
  * authorization server and the scopes to ask for. One document for the REST API (the origin) and one for
  * the tool endpoint (`/v1/mcp`); each names its resource exactly as clients must send it in `resource`.
+ * Both list the ten only: `loyalty.read` (decisions §5) belongs to the identity surface, whose routes take
+ * client credentials, not a token, so an agent reading this metadata is never led to ask for it.
  */
 import { z } from 'zod';
 import { SCOPE_NAMES } from '../../core/scopes.js';
@@ -11,7 +13,9 @@ const ProtectedResourceMetadata = z
   .object({
     resource: z.string().describe('The resource identifier: the audience of tokens for it.'),
     authorization_servers: z.array(z.string()),
-    scopes_supported: z.array(z.string()),
+    scopes_supported: z
+      .array(z.string())
+      .describe('The ten scopes that this resource’s routes or tools check. The authorization server’s metadata also lists `loyalty.read`, which no token-checked route uses: it governs what `/v1/identity/resolve` discloses.'),
     bearer_methods_supported: z.array(z.string()),
     resource_name: z.string(),
     resource_documentation: z.string().optional(),
