@@ -9,7 +9,7 @@ import { demoAirlineApp } from '../demo/airline/app.js';
 import type { Capability, SharedPieces } from './capability.js';
 
 /** What the chip's sign-in asks for: the component's default scopes. */
-const DEMO_SCOPES = ['profile.read', 'preferences.read'];
+const DEMO_SCOPES = ['profile.read', 'preferences.read', 'loyalty.read'];
 
 export async function demoAirlineModule(shared: SharedPieces): Promise<Capability> {
   const { config, db, clock } = shared;
