@@ -8,7 +8,7 @@ import { upsertSandboxDemoClient } from '../authz/sandbox-demo-client.js';
 import { demoAirlineApp } from '../demo/airline/app.js';
 import type { Capability, SharedPieces } from './capability.js';
 
-/** What the chip's sign-in asks for: the component's default scopes. */
+/** What the chip's sign-in asks for: the component's default scopes, and the traveler's loyalty programs. */
 const DEMO_SCOPES = ['profile.read', 'preferences.read', 'loyalty.read'];
 
 export async function demoAirlineModule(shared: SharedPieces): Promise<Capability> {
