@@ -52,6 +52,20 @@ export const ResolveIdentityRequest = z
   });
 export type ResolveIdentityRequest = z.infer<typeof ResolveIdentityRequest>;
 
+const PROFILE_EXAMPLE = { first_name: 'Amelia', last_name: 'Hart', email: 'amelia.hart@example.com', phone_number: '+447700900123' };
+const TRAVEL_EXAMPLE = {
+  seat_type: 'window',
+  seating_zone: 'front',
+  extra_legroom: true,
+  exit_row: false,
+  check_bag: true,
+  meal_types: ['vegetarian'],
+  dietary_notes: 'No nuts, please.',
+  special_assistance: [],
+};
+const LOCALE_EXAMPLE = { language_code: 'en', region_code: 'GB', currency_code: 'GBP' };
+const PROGRAM_EXAMPLE = { program_code: 'SKYMILES', airline_name: 'Demo Air', member_number: '9012345678', verified: true, airline_iata_code: 'DA', tier_status: 'Gold', points: 48250 };
+
 const SEAT_TYPES = ['window', 'middle', 'aisle'] as const;
 const SEATING_ZONES = ['front', 'middle', 'back'] as const;
 const MEAL_TYPES = ['standard', 'vegetarian', 'vegan', 'gluten_free', 'kosher', 'halal', 'diabetic'] as const;
@@ -67,7 +81,7 @@ export const IdentityProfile = z
     phone_number: z.string().optional().describe('E.164.'),
   })
   .describe('With `profile.read`. A field the traveler never set is left out.')
-  .meta({ id: 'IdentityProfile' });
+  .meta({ id: 'IdentityProfile', examples: [PROFILE_EXAMPLE] });
 
 export const IdentityTravelPreferences = z
   .object({
@@ -81,7 +95,7 @@ export const IdentityTravelPreferences = z
     special_assistance: z.array(z.enum(ASSISTANCE)).optional(),
   })
   .describe('Seat, bag, meal and assistance preferences, flattened; left out until the traveler sets them.')
-  .meta({ id: 'IdentityTravelPreferences' });
+  .meta({ id: 'IdentityTravelPreferences', examples: [TRAVEL_EXAMPLE] });
 
 export const IdentityLocalePreferences = z
   .object({
@@ -90,12 +104,12 @@ export const IdentityLocalePreferences = z
     currency_code: z.string().describe('ISO 4217.'),
   })
   .describe('Left out until the traveler sets it (the defaults of the profile API are not disclosed as choices).')
-  .meta({ id: 'IdentityLocalePreferences' });
+  .meta({ id: 'IdentityLocalePreferences', examples: [LOCALE_EXAMPLE] });
 
 export const IdentityPreferences = z
   .object({ travel: IdentityTravelPreferences.optional(), locale: IdentityLocalePreferences.optional() })
   .describe('With `preferences.read`, when the traveler has set travel or locale preferences.')
-  .meta({ id: 'IdentityPreferences' });
+  .meta({ id: 'IdentityPreferences', examples: [{ travel: TRAVEL_EXAMPLE, locale: LOCALE_EXAMPLE }] });
 
 export const LoyaltyProgram = z
   .object({
@@ -108,7 +122,7 @@ export const LoyaltyProgram = z
     points: z.number().optional(),
   })
   .describe('A loyalty membership as your last link call sent it (never the account reference). Optional fields you did not send are left out.')
-  .meta({ id: 'LoyaltyProgram' });
+  .meta({ id: 'LoyaltyProgram', examples: [PROGRAM_EXAMPLE] });
 export type LoyaltyProgram = z.infer<typeof LoyaltyProgram>;
 
 export const IdentityClaims = z
@@ -134,21 +148,9 @@ export const IdentityClaims = z
         guid: GUID_EXAMPLE,
         status: 'active',
         granted_scopes: ['profile.read', 'preferences.read', 'loyalty.read'],
-        profile: { first_name: 'Amelia', last_name: 'Hart', email: 'amelia.hart@example.com', phone_number: '+447700900123' },
-        preferences: {
-          travel: {
-            seat_type: 'window',
-            seating_zone: 'front',
-            extra_legroom: true,
-            exit_row: false,
-            check_bag: true,
-            meal_types: ['vegetarian'],
-            dietary_notes: 'No nuts, please.',
-            special_assistance: [],
-          },
-          locale: { language_code: 'en', region_code: 'GB', currency_code: 'GBP' },
-        },
-        loyalty: { programs: [{ program_code: 'SKYMILES', airline_name: 'Demo Air', member_number: '9012345678', verified: true, airline_iata_code: 'DA', tier_status: 'Gold', points: 48250 }] },
+        profile: PROFILE_EXAMPLE,
+        preferences: { travel: TRAVEL_EXAMPLE, locale: LOCALE_EXAMPLE },
+        loyalty: { programs: [PROGRAM_EXAMPLE] },
       },
     ],
   });
