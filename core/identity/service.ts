@@ -22,7 +22,7 @@ import {
   type LoyaltyLinkResult,
   type LoyaltyProgram,
 } from './schemas.js';
-import { deleteLink, isUuid, linksOf, preferencesOf, profileOf, upsertLink, userOfGuid, type PreferencesRow, type ProfileRow } from './store.js';
+import { deleteLink, guidOf, isUuid, linksOf, preferencesOf, profileOf, upsertLink, userOfGuid, type PreferencesRow, type ProfileRow } from './store.js';
 
 export interface IdentityServiceDeps {
   db: Knex;
@@ -49,7 +49,8 @@ export class IdentityService {
     if (!redeemed) throw new UnknownTokenError();
     const scopes = await this.deps.consents.grantedScopes(redeemed.userId, clientId);
     if (!scopes) throw new UnknownTokenError();
-    const guid = await this.deps.pairwiseIds.guidFor(redeemed.userId, clientId);
+    // The guid exists since the code exchange; made here only should the frame have minted without one.
+    const guid = (await guidOf(this.deps.db, redeemed.userId, clientId)) ?? (await this.deps.pairwiseIds.guidFor(redeemed.userId, clientId));
     return this.#claims(redeemed.userId, clientId, guid, scopes);
   }
 

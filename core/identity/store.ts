@@ -18,6 +18,12 @@ export async function userOfGuid(db: Knex, guid: string, clientId: string): Prom
   return row?.user_id;
 }
 
+/** The traveler's existing guid for this client: a read, where PairwiseIds.guidFor would write first. */
+export async function guidOf(db: Knex, userId: string, clientId: string): Promise<string | undefined> {
+  const row: { guid: string } | undefined = await db('pairwise_ids').where({ user_id: userId, client_id: clientId }).first('guid');
+  return row?.guid;
+}
+
 export type ProfileRow = Pick<UserRow, 'first_name' | 'middle_name' | 'last_name' | 'suffix' | 'email' | 'phone_number'>;
 
 export async function profileOf(db: Knex, userId: string): Promise<ProfileRow | undefined> {
