@@ -39,8 +39,9 @@ import { ToolServers } from './mcp/tool-server.js';
 import { accountsModule } from './modules/accounts.js';
 import { bookingsModule } from './modules/bookings.js';
 import { cardsModule } from './modules/cards.js';
-import { demoAirlineModule } from './modules/demo-airline.js';
 import type { Capability, OwnPortApp, SharedPieces } from './modules/capability.js';
+import { demoAirlineModule } from './modules/demo-airline.js';
+import { identityModule } from './modules/identity.js';
 import { messagingModule } from './modules/messaging.js';
 import { offersModule } from './modules/offers.js';
 import { platformModule } from './modules/platform.js';
@@ -137,11 +138,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
     };
 
     // The capabilities, in the order their routes, tools and reference sections are listed.
-    const signIn = signInModule(shared, { abusePolicy: options.abusePolicy });
+    // Invalid API keys and invalid client credentials are counted together, per caller address.
+    const failedAuth = new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix });
+    const signIn = signInModule(shared, { abusePolicy: options.abusePolicy, failedAuth });
     const offers = await offersModule(shared);
     const cards = cardsModule(shared);
     const bookings = bookingsModule(shared, { ...offers, paymentMethods: cards.paymentMethods, processor: cards.processor });
-    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), offers, cards, bookings, await demoAirlineModule(shared)];
+    const identity = identityModule(shared, signIn);
+    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), identity, offers, cards, bookings, await demoAirlineModule(shared)];
 
     const routes = capabilities.flatMap((capability) => capability.routes ?? []);
     // The authorization server and the tool endpoint are not in the route table: their documentation joins it.
@@ -167,11 +171,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       publicOrigin: config.baseUrl,
       routes,
       auth: {
-        apiKeys: new ApiKeyVerifier(partners, new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix }), { cacheSeconds: config.apiKeyCacheSeconds }),
+        apiKeys: new ApiKeyVerifier(partners, failedAuth, { cacheSeconds: config.apiKeyCacheSeconds }),
         usage: new UsageLimiter({ redis, keyPrefix: options.rateLimitKeyPrefix }),
         // Tokens for the REST API carry the API's origin as audience (RFC 8707 resource indicator).
         bearer: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: config.authUrl, audiences: [config.baseUrl], clock }),
         sessions: signIn.sessions,
+        // The identity API's callers: airlines' backends, with their OAuth client's Basic credentials.
+        clients: signIn.clientCredentials,
         componentOrigins: config.componentOrigins,
       },
       trustProxy: config.trustProxy,

@@ -2,7 +2,7 @@
  * Connected apps: the clients a traveler has granted something, with their scopes; revoke one, or turn
  * single scopes off and on (Revocation; the Consent and grants table).
  * - Revoke ends the client's refresh tokens and codes and forgets its consent, the traveler's pairwise
- *   id and the spending limit they set for it at once: the next refresh is 400 `invalid_grant`. Access
+ *   id, its outstanding recognition tokens and the spending limit they set for it at once: the next refresh is 400 `invalid_grant`. Access
  *   tokens already issued live out their 15 minutes (they are verified locally, without a lookup).
  * - A toggle changes the grant; the next refresh issues a token with the new set. Turning every scope
  *   off leaves no consent: that refresh is 400 `invalid_scope`.
@@ -17,6 +17,7 @@ import { isStorableText } from '../core/input-checks.js';
 import { CONSENT_SCOPE_NAMES, isConsentScope, type ConsentScope } from '../core/scopes.js';
 import type { SpendingLimits } from '../core/purchases/spending-limits.js';
 import type { PairwiseIds } from '../core/users/pairwise-ids.js';
+import type { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { ClientMetadataRefused } from './client-metadata-documents.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
@@ -38,6 +39,7 @@ export class ConnectedApps {
       clock: Clock;
       provider: Provider;
       pairwiseIds: PairwiseIds;
+      recognitionTokens: Pick<RecognitionTokens, 'forget'>;
       resources: string[];
       spendingLimits: Pick<SpendingLimits, 'remove'>;
     },
@@ -89,6 +91,8 @@ export class ConnectedApps {
       const forgotten = await trx('oidc_models').where({ kind: 'Grant', account_id: accountId, client_id: clientId }).delete();
       if (ended + forgotten === 0) throw notConnected(clientId);
       await this.deps.pairwiseIds.forget(accountId, clientId, trx);
+      // Tokens the recognition frame minted before the revocation resolve to nobody, like the old guid.
+      await this.deps.recognitionTokens.forget(accountId, clientId, trx);
       // A later connection of the same app starts without a limit, as any new connection does.
       await this.deps.spendingLimits.remove(accountId, clientId, trx);
     });

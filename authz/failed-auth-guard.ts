@@ -1,5 +1,5 @@
 /**
- * Caps failed API key attempts per client address. Every unknown key costs a database lookup (the hot
+ * Caps failed API key attempts (and failed client credentials on the identity API) per client address. Every unknown key costs a database lookup (the hot
  * path only caches keys that verified), so without a cap a flood of made-up keys would queue real
  * partners behind it, and guessing would be free. Shared through Redis like the usage budgets.
  */
@@ -44,7 +44,7 @@ export class FailedAuthGuard {
   #refusal(state: RateLimiterRes): RateLimitedError {
     const retryAfter = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
     return new RateLimitedError(
-      `Too many requests with an invalid API key from your address. Check the key and retry after ${retryAfter} s.`,
+      `Too many requests with invalid credentials (an API key, or an OAuth client's id and secret) from your address. Check them and retry after ${retryAfter} s.`,
       retryAfter,
       'too_many_failed_attempts',
     );

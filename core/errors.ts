@@ -85,6 +85,18 @@ export class InvalidTokenError extends UnauthenticatedError {
   }
 }
 
+/**
+ * OAuth client authentication failed (RFC 6749 §5.2 `invalid_client`), on routes that take the client's
+ * own credentials (the identity API, Basic only). `unauthenticated` (401, with a Basic challenge): no,
+ * malformed or wrong credentials. `validation` (400): a client not registered for Basic credentials
+ * presented them (a public client, or one registered for client_secret_post), as the specification says.
+ */
+export class InvalidClientError extends DomainError {
+  constructor(message: string, kind: 'unauthenticated' | 'validation' = 'unauthenticated') {
+    super(kind, 'invalid_client', message);
+  }
+}
+
 export class ForbiddenError extends DomainError {
   constructor(message: string, code = 'forbidden') {
     super('forbidden', code, message);

@@ -9,14 +9,18 @@ import { accountRoutes } from '../authz/account-routes.js';
 import { createAuthorizationServer, logServerErrors, resourceServers } from '../authz/authorization-server.js';
 import { authorizationRoutes } from '../authz/authorization-routes.js';
 import { confirmRoutes, oidcClientNames } from '../authz/confirm-routes.js';
+import { ClientCredentialsVerifier } from '../authz/client-credentials.js';
 import { ConnectedApps } from '../authz/connected-apps.js';
+import type { FailedAuthGuard } from '../authz/failed-auth-guard.js';
+import { GrantStandingConsents } from '../authz/standing-consents.js';
 import { interactionRoutes } from '../authz/interaction-routes.js';
 import { sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
 import { CsrfTokens } from '../authz/pages/csrf.js';
 import { browserSessions } from '../authz/browser-sessions.js';
 import { recognitionRoutes } from '../authz/recognition-routes.js';
-import { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { tokenResponseExtras } from '../authz/token-endpoint.js';
+import type { StandingConsents } from '../core/identity/contracts.js';
+import { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { PreferencesService } from '../core/preferences/service.js';
 import { PurchaseConfirmations } from '../core/purchases/confirmations.js';
 import { SpendingLimits } from '../core/purchases/spending-limits.js';
@@ -24,13 +28,23 @@ import { KnownNetworks } from '../core/sign-in/known-networks.js';
 import { SignInCodes, sweepExpiredCodes } from '../core/sign-in/sign-in-codes.js';
 import { PairwiseIds } from '../core/users/pairwise-ids.js';
 import { oauthOperations } from '../rest/documented/oauth.js';
+import type { ClientCredentialsCheck } from '../rest/client-auth.js';
 import type { SessionCheck } from '../rest/session-auth.js';
 import type { Capability, SharedPieces } from './capability.js';
 
 export function signInModule(
   shared: SharedPieces,
-  options: { abusePolicy?: Partial<AbusePolicy> },
-): Capability & { authorizationServer: Middleware; sessions: SessionCheck } {
+  options: { abusePolicy?: Partial<AbusePolicy>; /** Counts failed client credentials with the failed API keys. */ failedAuth: FailedAuthGuard },
+): Capability & {
+  authorizationServer: Middleware;
+  sessions: SessionCheck;
+  /** The identity API's Basic client credentials check, against this server's client store. */
+  clientCredentials: ClientCredentialsCheck;
+  /** For the identity module: the consents it follows, the ids and tokens it resolves. */
+  consents: StandingConsents;
+  pairwiseIds: PairwiseIds;
+  recognitionTokens: RecognitionTokens;
+} {
   const { config, db, clock, keys } = shared;
   const signInNetworks = new KnownNetworks({ db: db.knex, clock });
   const limits = new AbuseLimits({ redis: shared.redis, keyPrefix: shared.rateLimitKeyPrefix, policy: options.abusePolicy, signInNetworks });
@@ -58,7 +72,7 @@ export function signInModule(
   const codes = new SignInCodes({ db: db.knex, mailer: shared.mailer, sms: shared.sms, clock, hashKey: keys.cookieKeys[0] as string });
   const spendingLimits = new SpendingLimits({ db: db.knex, clock });
   const preferences = new PreferencesService({ db: db.knex, clock });
-  const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, resources, spendingLimits });
+  const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, recognitionTokens, resources, spendingLimits });
   // The purchase confirmation page's side of core/purchases: the agent named as the traveler knows it.
   const confirmations = new PurchaseConfirmations({ db: db.knex, clock, limits: spendingLimits, authUrl: config.authUrl, clientNames: oidcClientNames(provider) });
   const authorizationServer = authorizationRoutes({
@@ -75,6 +89,10 @@ export function signInModule(
   });
   return {
     authorizationServer,
+    clientCredentials: new ClientCredentialsVerifier(provider, options.failedAuth),
+    consents: new GrantStandingConsents({ db: db.knex, clock, provider }),
+    pairwiseIds,
+    recognitionTokens,
     sessions: browserSessions(provider, csrf, config.authUrl),
     documented: oauthOperations(),
     sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired(), () => recognitionTokens.sweepExpired()],

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { ERROR_DOCS_PATH, errorDocUrl } from '../core/error-catalog.js';
 import { internalErrorMessage } from '../core/errors.js';
+import { UnknownGuidError, UnknownTokenError } from '../core/identity/errors.js';
+import { CLIENT_AUTH_MESSAGES } from '../core/oauth/client-authentication.js';
 import type { ErrorExample } from './route-table.js';
 
 /** The origin of the examples of shared schemas (the document's own examples name its server). */
@@ -116,6 +118,44 @@ export const OAuthErrorResponse = z
     description: 'The OAuth error envelope for bearer token failures; `WWW-Authenticate: Bearer` carries the same.',
     examples: [withReferences(insufficientScopeExample('passengers.write'))],
   });
+
+export const OAuthClientErrorResponse = z
+  .object({
+    error: z.literal('invalid_client'),
+    error_description: z.string(),
+    code: z.literal('invalid_client'),
+    request_id: RequestId,
+    doc_url: DocUrl,
+  })
+  .meta({
+    id: 'OAuthClientErrorResponse',
+    description: 'The OAuth error envelope for client authentication failures of the identity API (RFC 6749 §5.2); on 401 `WWW-Authenticate: Basic` too.',
+    examples: [withReferences(invalidClientExample(CLIENT_AUTH_MESSAGES.failed))],
+  });
+
+export const IdentityErrorResponse = z
+  .object({
+    error: z.enum(['unknown_guid', 'unknown_token']),
+    code: z.enum(['unknown_guid', 'unknown_token']).describe('The same as `error`.'),
+    message: z.string().describe('What to do: delete the stored guid, re-recognize, retry once.'),
+    request_id: RequestId,
+    doc_url: DocUrl,
+  })
+  .meta({
+    id: 'IdentityErrorResponse',
+    description:
+      'The identity error envelope: the one 404 of the identity API. Unknown, revoked, expired, used, malformed and another client’s guids or tokens all answer this same body (only `request_id` differs), on purpose.',
+    examples: [withReferences(identityNotFoundExample('unknown_guid'))],
+  });
+
+export function identityNotFoundExample(code: 'unknown_guid' | 'unknown_token'): { error: string; code: string; message: string } {
+  const error = code === 'unknown_guid' ? new UnknownGuidError() : new UnknownTokenError();
+  return { error: code, code, message: error.message };
+}
+
+export function invalidClientExample(description: string): { error: string; error_description: string; code: string } {
+  return { error: 'invalid_client', error_description: description, code: 'invalid_client' };
+}
 
 export const EXPIRED_TOKEN_EXAMPLE = {
   error: 'invalid_token',

@@ -13,6 +13,7 @@ import type { Context, Next } from 'koa';
 import {
   DomainError,
   InsufficientScopeError,
+  InvalidClientError,
   InvalidTokenError,
   internalErrorMessage,
   RateLimitedError,
@@ -20,6 +21,7 @@ import {
   type ErrorKind,
 } from '../core/errors.js';
 import { errorDocUrl } from '../core/error-catalog.js';
+import { UnknownIdentityError } from '../core/identity/errors.js';
 import type { Logger } from '../core/logger.js';
 import { HttpProblem } from './problems.js';
 
@@ -47,7 +49,7 @@ export function errorHandler(logger: Logger, publicOrigin: string) {
     try {
       await next();
     } catch (error) {
-      render(ctx, error, logger);
+      render(ctx, error, logger, publicOrigin);
       addReferences(ctx, publicOrigin);
       return;
     }
@@ -74,7 +76,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-function render(ctx: Context, error: unknown, logger: Logger): void {
+function render(ctx: Context, error: unknown, logger: Logger, publicOrigin: string): void {
   if (error instanceof ValidationError) {
     ctx.status = 400;
     ctx.body = { message: error.message, code: error.code, fields: error.fields };
@@ -82,6 +84,17 @@ function render(ctx: Context, error: unknown, logger: Logger): void {
   }
   if (error instanceof InsufficientScopeError || error instanceof InvalidTokenError) {
     bearerChallenge(ctx, error);
+    return;
+  }
+  if (error instanceof InvalidClientError) {
+    clientChallenge(ctx, error, publicOrigin);
+    return;
+  }
+  if (error instanceof UnknownIdentityError) {
+    // The identity envelope (`{error}`), alike for every cause: the message is fixed text (rule 2).
+    ctx.status = 404;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { error: error.code, code: error.code, message: error.message };
     return;
   }
   if (error instanceof DomainError) {
@@ -121,6 +134,17 @@ function bearerChallenge(ctx: Context, error: DomainError): void {
   ctx.body = scope
     ? { error: error.code, error_description: error.message, scope, code: error.code }
     : { error: error.code, error_description: error.message, code: error.code };
+}
+
+/**
+ * OAuth client authentication failures of the identity API (RFC 6749 §5.2): the OAuth envelope; on 401
+ * the Basic challenge, as the token endpoint sends it. A 400 (a client not registered for Basic) has none:
+ * other credentials would not help.
+ */
+function clientChallenge(ctx: Context, error: InvalidClientError, realm: string): void {
+  ctx.status = STATUS_BY_KIND[error.kind];
+  if (ctx.status === 401) ctx.set('WWW-Authenticate', `Basic realm="${realm}", error="invalid_client"`);
+  ctx.body = { error: error.code, error_description: error.message, code: error.code };
 }
 
 function standard(ctx: Context, status: number, code: string, message: string, details?: string): void {

@@ -13,15 +13,20 @@ import {
   ERROR_EXAMPLES,
   ErrorResponse,
   EXPIRED_TOKEN_EXAMPLE,
+  IdentityErrorResponse,
+  identityNotFoundExample,
   insufficientScopeExample,
+  invalidClientExample,
   MULTIPART_UNREADABLE_EXAMPLE,
   notAllowedExample,
+  OAuthClientErrorResponse,
   OAuthErrorResponse,
   OTHER_TRAVELER_EXAMPLE,
   PARAMETER_VALIDATION_EXAMPLE,
   ValidationErrorResponse,
   withReferences,
 } from './envelopes.js';
+import { CLIENT_AUTH_MESSAGES } from '../core/oauth/client-authentication.js';
 import type { ErrorExample, NamedExample, ResponseSpec, Route } from './route-table.js';
 
 const RATE_LIMIT_HEADERS = {
@@ -33,7 +38,8 @@ const RATE_LIMIT_HEADERS = {
 /** `origin` is the document's server (BASE_URL), where the examples' `doc_url` points. */
 export function routeErrors(route: Route, origin: string): Record<number, ResponseSpec> {
   const statuses = new Set<number>(route.errors ?? []);
-  if (route.auth !== 'none') [401, 403, 429].forEach((status) => statuses.add(status));
+  // Client credentials answer no 403: there is no allowlist or scope behind them.
+  if (route.auth !== 'none') (route.auth === 'client_basic' ? [401, 429] : [401, 403, 429]).forEach((status) => statuses.add(status));
   if (route.body || route.query || route.upload) statuses.add(400);
   if (route.body || route.upload) [413, 415].forEach((status) => statuses.add(status));
   statuses.add(500);
@@ -47,6 +53,7 @@ function errorSpec(route: Route, status: number, origin: string): ResponseSpec {
   const description = (bearer ? BEARER_ERROR_DESCRIPTIONS[status] : undefined) ?? ERROR_DESCRIPTIONS[status] ?? 'Error';
   // A traveler's token fails in the OAuth envelope, the partner's key in the standard one.
   const keyOrToken = z.union([ErrorResponse, OAuthErrorResponse]);
+  if (route.auth === 'client_basic' && [400, 401, 404].includes(status)) return clientRouteError(route, status, origin);
   if (status === 400) return { description, ...badRequest(route, origin) };
   if (status === 401 && bearer) {
     return {
@@ -72,6 +79,40 @@ function errorSpec(route: Route, status: number, origin: string): ResponseSpec {
     schema: ErrorResponse,
     ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
     examples: { [example.code]: named(example.code, example) },
+  };
+}
+
+/**
+ * The identity API's own answers: client authentication in the OAuth envelope (RFC 6749 §5.2), and the one
+ * 404 in the identity envelope, alike for every cause.
+ */
+function clientRouteError(route: Route, status: number, origin: string): ResponseSpec {
+  const client = (description: string) => withReferences(invalidClientExample(description), origin);
+  if (status === 401) {
+    return {
+      description: 'Client authentication failed (OAuth envelope, `invalid_client`): no, malformed or wrong Basic credentials, or an API key or bearer token instead.',
+      schema: OAuthClientErrorResponse,
+      headers: { 'WWW-Authenticate': '`Basic realm="<BASE_URL>", error="invalid_client"`.' },
+      examples: {
+        invalid_client: named('Unknown client or wrong secret', client(CLIENT_AUTH_MESSAGES.failed)),
+        missing: named('No Basic credentials', client(CLIENT_AUTH_MESSAGES.missing)),
+      },
+    };
+  }
+  if (status === 400) {
+    const { schema, examples } = badRequest(route, origin);
+    return {
+      description: 'The body is invalid (validation envelope), or the client is public or registered for client_secret_post (OAuth envelope, `invalid_client`).',
+      schema: z.union([schema as z.ZodType, OAuthClientErrorResponse]),
+      examples: { ...examples, public_client: named('A public client presented Basic credentials', client(CLIENT_AUTH_MESSAGES.public)) },
+    };
+  }
+  const codes: ('unknown_guid' | 'unknown_token')[] = route.errorExamples?.[404]?.code === 'unknown_token' ? ['unknown_guid', 'unknown_token'] : ['unknown_guid'];
+  return {
+    description:
+      'The guid or token does not resolve: unknown, malformed, disconnected, expired, used or another client’s, all alike (identity envelope). Delete the stored guid, re-recognize, retry once; never retry a 404 without deleting first.',
+    schema: IdentityErrorResponse,
+    examples: Object.fromEntries(codes.map((code) => [code, named(code, withReferences(identityNotFoundExample(code), origin))])),
   };
 }
 

@@ -52,6 +52,11 @@ const TAGS = [
   { name: 'Profile', description: "The signed-in traveler's profile, photo and contact change (`profile.read`, `profile.write`)." },
   { name: 'Passengers', description: 'Saved passengers and their identity documents (`passengers.read`, `passengers.write`).' },
   { name: 'Preferences', description: 'Locale, travel and security preferences (`preferences.read`, `preferences.write`).' },
+  {
+    name: 'Identity',
+    description:
+      'Airline identity recognition, for an airline’s backend with its confidential OAuth client (Basic credentials): resolve a recognized traveler into display claims, and link loyalty memberships. On any 404: delete the stored guid, re-recognize, retry once.',
+  },
   { name: 'OAuth', description: 'Signing a traveler in: the token endpoint, dynamic registration for agents, revocation.' },
   { name: 'Discovery', description: 'Where the authorization server and its keys are, and which scopes each resource takes.' },
   { name: 'Agent tools', description: 'The MCP endpoint for AI agents, `/v1/mcp`.' },
@@ -145,6 +150,8 @@ function security(route: Route): JsonObject[] {
       return [partner, browser];
     case 'session':
       return [browser];
+    case 'client_basic':
+      return [{ basicAuth: [] }];
   }
 }
 
@@ -174,6 +181,12 @@ function securitySchemes(info: OpenApiInfo): JsonObject {
       scheme: 'basic',
       description:
         'OAuth client authentication, `client_secret_basic`: Basic with `client_id` and `client_secret`. Or send both in the form (`client_secret_post`); a public client (`token_endpoint_auth_method: none`) sends `client_id` only, and PKCE proves it.',
+    },
+    basicAuth: {
+      type: 'http',
+      scheme: 'basic',
+      description:
+        'The identity API (`/v1/identity/*`): your confidential OAuth client’s `client_id` and `client_secret` as Basic credentials (client_secret_basic), the ones your backend uses at the token endpoint. No `x-api-key`, no bearer token. Wrong or missing: 401 `invalid_client` with `WWW-Authenticate: Basic`; a public client, or one registered for client_secret_post: 400 `invalid_client`.',
     },
     BrowserSession: {
       type: 'apiKey',

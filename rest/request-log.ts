@@ -30,6 +30,7 @@ export function requestLog(logger: Logger) {
           ms: Math.round((performance.now() - started) * 100) / 100,
           op: ctx.state.operationId,
           partner_id: ctx.state.partner?.partnerId,
+          client_id: ctx.state.client?.clientId,
         },
         'request',
       );

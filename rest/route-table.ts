@@ -19,8 +19,15 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   (the browser components, decisions §8): a request with neither `x-api-key` nor `Authorization` is a
  *   browser's.
  * - `session`: the traveler's own browser session only (internal routes of the components).
+ * - `client_basic`: the OAuth client's own credentials, `Authorization: Basic` (client_secret_basic) only:
+ *   the identity API, called by an airline's backend (no API key, no bearer token).
  */
-export type RouteAuth = 'none' | 'api_key' | 'api_key_and_bearer' | 'api_key_and_bearer_or_session' | 'session';
+export type RouteAuth = 'none' | 'api_key' | 'api_key_and_bearer' | 'api_key_and_bearer_or_session' | 'session' | 'client_basic';
+
+/** The OAuth client a `client_basic` route was called by. */
+export interface ClientIdentity {
+  clientId: string;
+}
 
 export interface RouteInput<P, Q, B> {
   params: P;
@@ -29,6 +36,8 @@ export interface RouteInput<P, Q, B> {
   partner: PartnerIdentity | undefined;
   /** The traveler's side, on `api_key_and_bearer` routes (and session routes: the traveler themselves). */
   actor: Actor | undefined;
+  /** On `client_basic` routes: the OAuth client whose credentials opened the route. */
+  client: ClientIdentity | undefined;
   /** On a request authenticated by the browser session: the CSRF token its changes must carry. */
   csrfToken: string | undefined;
   requestId: string;

@@ -6,12 +6,14 @@
 import Router from '@koa/router';
 import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
+import { InvalidClientError } from '../core/errors.js';
 import { checkInput } from '../core/input-checks.js';
 import { parseOrThrow } from '../core/validation.js';
 import { requireBearer, type BearerCheck } from './bearer-auth.js';
 import { jsonBody } from './body.js';
 import { componentCors } from './component-cors.js';
 import { imageUpload } from './upload.js';
+import { requireClientCredentials, type ClientCredentialsCheck } from './client-auth.js';
 import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
 import { requirePageSession, requireSession, type BrowserSession, type SessionCheck } from './session-auth.js';
 import { HttpProblem } from './problems.js';
@@ -29,6 +31,8 @@ export interface AuthDeps extends PartnerAuthDeps {
    * (credentialed CORS, component-cors.ts); none: only pages of our own origin can.
    */
   componentOrigins?: readonly string[];
+  /** OAuth client credentials (the identity API); without it, `client_basic` routes refuse every caller. */
+  clients?: ClientCredentialsCheck;
 }
 
 export function buildRouter(routes: Route[], auth: AuthDeps): Router {
@@ -103,11 +107,20 @@ function credentialsOf(route: Route, auth: AuthDeps): Middleware {
     case 'api_key_and_bearer_or_session':
       // A partner always sends its key, or at least a token: only a browser sends neither.
       return (ctx, next) => (ctx.get('x-api-key') === '' && ctx.get('authorization') === '' ? browser(ctx, next) : partner(ctx, next));
+    case 'client_basic':
+      return compose([nameOperation(route.operationId), requireClientCredentials(auth.clients ?? NO_CLIENTS)]) as Middleware;
   }
 }
 
 /** Without a session check (a service without the authorization server), no browser is signed in. */
 const NO_SESSIONS: SessionCheck = { current: async () => undefined, csrfToken: () => '', csrfValid: () => false };
+
+/** Without the authorization server there are no OAuth clients to authenticate. */
+const NO_CLIENTS: ClientCredentialsCheck = {
+  verify: async () => {
+    throw new InvalidClientError('This service has no OAuth clients: the identity API is not available here.');
+  },
+};
 
 function nameOperation(operationId: string): Middleware {
   return function setOperation(ctx: Context, next: Next) {
@@ -131,6 +144,7 @@ function runHandler(route: Route, auth: AuthDeps): Middleware {
       body,
       partner: ctx.state.partner,
       actor: ctx.state.actor,
+      client: ctx.state.client,
       csrfToken: ctx.state.session ? auth.sessions?.csrfToken(ctx.state.session as BrowserSession) : undefined,
       requestId: ctx.state.requestId,
       upload: ctx.state.upload,

@@ -27,6 +27,13 @@ export const ACCESS_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: false,
       },
+      invalid_client: {
+        status: [400, 401],
+        title: 'OAuth client authentication failed (identity API)',
+        help: 'The identity API authenticates your OAuth client with `Authorization: Basic base64(client_id:client_secret)` only; no `x-api-key`, no bearer token. 401 (OAuth envelope, `WWW-Authenticate: Basic`): the header is missing or malformed, or the client id or secret is wrong; check the credentials your backend sends to the token endpoint. 400: the client is public or registered for `client_secret_post`: use a confidential client registered for `client_secret_basic`. Repeated failures from one address are throttled (`too_many_failed_attempts`).',
+        retryable: false,
+        needsUser: false,
+      },
       session_required: {
         status: 401,
         title: 'The traveler is not signed in',
@@ -167,8 +174,8 @@ export const ACCESS_ERRORS: readonly ErrorGroup[] = [
       },
       too_many_failed_attempts: {
         status: 429,
-        title: 'Too many invalid API keys',
-        help: 'Your address sent too many requests with invalid API keys and is refused for a while. Check the key first (sending it again unchanged will fail again), then retry after `Retry-After` seconds.',
+        title: 'Too many invalid credentials',
+        help: 'Your address sent too many requests with invalid API keys or OAuth client credentials (the identity API) and is refused for a while. Check them first (sending it again unchanged will fail again), then retry after `Retry-After` seconds.',
         retryable: false,
         needsUser: false,
       },

@@ -135,6 +135,20 @@ export const STATE_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: false,
       },
+      unknown_guid: {
+        status: 404,
+        title: 'The guid stands for nobody (identity API)',
+        help: 'The pairwise GUID is unknown, was disconnected by the traveler, or is another client’s; the answer is the same for each, on purpose. The stored guid is dead: delete it, recognize the traveler again (the recognition component, or a new authorization), and retry once with the new guid. Never retry a 404 without deleting the guid first. Answered in the identity envelope, `{"error": "unknown_guid"}`.',
+        retryable: false,
+        needsUser: false,
+      },
+      unknown_token: {
+        status: 404,
+        title: 'The recognition token does not resolve (identity API)',
+        help: 'The recognition token is unknown, expired (120 seconds), already used, or another client’s; the answer is the same for each. A token resolves once: never retry it. Delete any guid stored for the session, let the recognition component recognize the traveler again, and resolve its next token once. Answered in the identity envelope, `{"error": "unknown_token"}`.',
+        retryable: false,
+        needsUser: false,
+      },
       app_not_found: {
         status: 404,
         title: 'No such connected app',
