@@ -32,6 +32,8 @@ export interface DemoAirlineOptions {
 
 const PAGE_SCRIPT = readFileSync(new URL('./page.js', import.meta.url), 'utf8');
 const RESOLVE_TIMEOUT_MS = 10_000;
+/** A paper plane on Demo Air's blue. */
+const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f5fbf"/><path d="M3 8l10-5-3 10-2-4z" fill="#fff"/></svg>';
 
 export function demoAirlineApp(options: DemoAirlineOptions): Koa {
   const app = new Koa();
@@ -60,6 +62,8 @@ export function demoAirlineApp(options: DemoAirlineOptions): Koa {
     ctx.body = demoPage({ componentUrl: `${options.authUrl}/components/recognition.js`, clientId: options.client.clientId, redirectUri: options.client.redirectUri, scope: options.scope });
   });
   router.get('/page.js', (ctx) => asset(ctx, 'application/javascript; charset=utf-8', PAGE_SCRIPT));
+  // Browsers ask for it whatever the page says; without one each visit logs a 404.
+  router.get('/favicon.ico', (ctx) => asset(ctx, 'image/svg+xml', FAVICON));
   router.get('/demo.css', (ctx) => asset(ctx, 'text/css; charset=utf-8', DEMO_STYLESHEET));
   // A frame that never says it is ready: the component's readyTimeoutMs runs out (frame_timeout).
   router.get('/broken-frame', (ctx) => {
