@@ -151,7 +151,7 @@ function security(route: Route): JsonObject[] {
     case 'session':
       return [browser];
     case 'client_basic':
-      return [{ basicAuth: [] }];
+      return [{ ClientBasic: [] }];
   }
 }
 
@@ -182,7 +182,7 @@ function securitySchemes(info: OpenApiInfo): JsonObject {
       description:
         'OAuth client authentication, `client_secret_basic`: Basic with `client_id` and `client_secret`. Or send both in the form (`client_secret_post`); a public client (`token_endpoint_auth_method: none`) sends `client_id` only, and PKCE proves it.',
     },
-    basicAuth: {
+    ClientBasic: {
       type: 'http',
       scheme: 'basic',
       description:

@@ -308,13 +308,13 @@ test('the body: both, neither or another field is the validation envelope; a non
 test('the OpenAPI document lists the identity routes with Basic auth and the identity 404', async (t) => {
   const document = await jsonOf(await fetch(`${running.url}/openapi.json`));
   const resolveOperation = document.paths['/v1/identity/resolve'].post;
-  t.deepEqual(resolveOperation.security, [{ basicAuth: [] }]);
+  t.deepEqual(resolveOperation.security, [{ ClientBasic: [] }]);
   t.regex(resolveOperation.description, /delete it, re-recognize the traveler, and retry once; never retry a 404 without deleting first/i);
   t.truthy(resolveOperation.responses['404']);
   t.is(resolveOperation.responses['403'], undefined);
   t.truthy(document.paths['/v1/identity/loyalty-link'].post.responses['201']);
   t.truthy(document.paths['/v1/identity/loyalty-link'].delete.responses['200']);
-  t.like(document.components.securitySchemes.basicAuth, { type: 'http', scheme: 'basic' });
+  t.like(document.components.securitySchemes.ClientBasic, { type: 'http', scheme: 'basic' });
 });
 
 function withoutId(body: Record<string, unknown>) {
