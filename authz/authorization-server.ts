@@ -18,7 +18,7 @@ import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { isSandboxDemoClient, SANDBOX_DEMO_PROPERTY } from './sandbox-demo-client.js';
 import { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { isUrlClientId } from './client-metadata-url.js';
-import { declinedScopes, encounteredScopes, findGrantId } from './grants.js';
+import { decidedOnTen, declinedScopes, findGrantId } from './grants.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 import { renderAuthorizationError } from './pages/error-page.js';
 
@@ -30,7 +30,6 @@ const GRANT_SECONDS = 5 * 365 * 24 * 3600;
 const SESSION_SECONDS = 24 * 3600;
 const INTERACTION_SECONDS = 3600;
 const CODE_SECONDS = 60;
-
 
 export interface AuthorizationServerDeps {
   /** The issuer: where the authorization endpoint (the root path) and the hosted pages live. */
@@ -127,12 +126,12 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       const carried = typeof token.scope === 'string' ? token.scope.split(' ').filter(isConsentScope) : [];
       let legacy = false;
       if (carried.length === 0) {
-        // Scopes rule 8: a legacy grant (a partner client's, which never involved a scope the traveler
-        // decides on: the ten or loyalty.read) is authorized by the traveler's own rights, and the token
-        // says so. Any other token without one means the traveler turned off or declined everything:
-        // there is no consent left. A token carrying loyalty.read alone is scoped (no REST route takes it).
+        // Scopes rule 8: a legacy grant (a partner client's, which never involved any of the ten) is
+        // authorized by the traveler's own rights, and the token says so. Any other token without a scope
+        // the traveler decides on means they turned off or declined everything: there is no consent left.
+        // A token carrying loyalty.read alone is scoped (no REST route takes it).
         const grant = ctx.oidc.entities.Grant;
-        legacy = Boolean(ctx.oidc.client?.['partner_id']) && (!grant || encounteredScopes(grant).size === 0);
+        legacy = Boolean(ctx.oidc.client?.['partner_id']) && (!grant || decidedOnTen(grant).size === 0);
         if (!legacy) {
           throw new errors.InvalidScope(
             'the traveler has turned off every permission this app had: send them through the authorization flow again',
@@ -323,7 +322,7 @@ function consentPolicy() {
   consent?.checks.add(
     new Check(REFUSED_SCOPE_REQUESTS.legacyOnScopedGrant, 'the traveler decided on scopes for this client', 'invalid_scope', (ctx) => {
       const legacyRequest = Boolean(ctx.oidc.client?.['partner_id']) && requestedScopes(ctx).length === 0;
-      const scoped = ctx.oidc.grant ? encounteredScopes(ctx.oidc.grant).size > 0 : false;
+      const scoped = ctx.oidc.grant ? decidedOnTen(ctx.oidc.grant).size > 0 : false;
       return legacyRequest && scoped ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
     }),
     1,

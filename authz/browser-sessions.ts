@@ -34,7 +34,9 @@ export async function signedInBrowser(provider: Provider, ctx: Context): Promise
 export async function endBrowserSession(provider: Provider, ctx: Context): Promise<void> {
   const session = await provider.Session.get(ctx as never);
   if (session.accountId) await session.destroy();
-  ctx.cookies.set(provider.cookieName('session'), null, { path: '/', signed: true, httpOnly: true, sameSite: ctx.secure ? 'none' : 'lax', secure: ctx.secure });
+  // As configured from the issuer, not from this request (behind a TLS proxy the request may look like http).
+  const secure = provider.issuer.startsWith('https://');
+  ctx.cookies.set(provider.cookieName('session'), null, { path: '/', signed: true, httpOnly: true, sameSite: secure ? 'none' : 'lax', secure });
 }
 
 /** The check the REST door's session routes use (rest/session-auth.ts). */

@@ -1,7 +1,8 @@
 /**
- * Caps failed API key attempts (and failed client credentials on the identity API) per client address. Every unknown key costs a database lookup (the hot
- * path only caches keys that verified), so without a cap a flood of made-up keys would queue real
- * partners behind it, and guessing would be free. Shared through Redis like the usage budgets.
+ * Caps failed API key attempts (and failed client credentials on the identity API) per client address.
+ * Every unknown key costs a database lookup (the hot path only caches keys that verified), so without a
+ * cap a flood of made-up keys would queue real partners behind it, and guessing would be free. Shared
+ * through Redis like the usage budgets.
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';

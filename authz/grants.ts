@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type { Grant } from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
-import { isConsentScope, type ConsentScope } from '../core/scopes.js';
+import { isConsentScope, SCOPE_NAMES, type ConsentScope, type Scope } from '../core/scopes.js';
 
 /** The traveler's grant for this client, if any (newest first, should there ever be two). */
 export async function findGrantId(db: Knex, clock: Clock, accountId: string, clientId: string): Promise<string | undefined> {
@@ -32,6 +32,16 @@ export function declinedScopes(grant: Grant): Set<ConsentScope> {
 /** Every scope the traveler has decided on for this client, either way. */
 export function encounteredScopes(grant: Grant): Set<ConsentScope> {
   return new Set([...grantedScopes(grant), ...declinedScopes(grant)]);
+}
+
+/**
+ * Scopes of the ten the traveler has decided on for this client, either way: what ends a partner's legacy
+ * authorization (Scopes rule 8). `loyalty.read` does not: it opens no route of the API, so an airline
+ * asking for it keeps its legacy grant as it was.
+ */
+export function decidedOnTen(grant: Grant): Set<Scope> {
+  const ten = new Set<string>(SCOPE_NAMES);
+  return new Set([...encounteredScopes(grant)].filter((scope): scope is Scope => ten.has(scope)));
 }
 
 /** The library's stored shape of declined scopes, which it can add to but not take from. */

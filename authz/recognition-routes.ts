@@ -57,7 +57,6 @@ export interface RecognitionDeps {
 
 interface FrameRequest {
   clientId: string;
-  clientName: string;
   redirectUri: string;
   /** The distinct origins of the client's registered redirects: who may frame the page. */
   ancestors: string[];
@@ -75,7 +74,10 @@ export function recognitionRoutes(deps: RecognitionDeps): Router {
     const request = await frameRequest(deps.provider, ctx.query);
     if (typeof request === 'string') return refuse(ctx, request);
     const browser = await signedInBrowser(deps.provider, ctx);
-    const userId = browser && (await hasStandingConsent(deps, browser.userId, request.clientId)) ? browser.userId : undefined;
+    // frame-ancestors binds only once the answer reaches a browser: a page that merely points a traveler's
+    // browser at this URL (a top-level visit, an image) is told which kind of load it is, and gets no token.
+    const framed = ['', 'iframe'].includes(ctx.get('sec-fetch-dest'));
+    const userId = framed && browser && (await hasStandingConsent(deps, browser.userId, request.clientId)) ? browser.userId : undefined;
     ctx.set({
       'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors ${request.ancestors.join(' ')}; base-uri 'none'`,
       'X-Content-Type-Options': 'nosniff',
@@ -159,6 +161,8 @@ async function frameRequest(provider: Provider, query: Context['query']): Promis
   if (chipPosition === null || (chipPosition !== undefined && !CHIP_POSITIONS.has(chipPosition))) return 'chip_position must be bottom-left, bottom-right, left or right.';
   const airlineName = one('airline_name');
   if (airlineName === null || (airlineName !== undefined && [...airlineName].length > AIRLINE_NAME_LENGTH)) return `airline_name must be one text of at most ${AIRLINE_NAME_LENGTH} characters.`;
+  // The scopes the component's sign-in asks for: the frame does not use them, but keeps them in its own
+  // URL (the sign-out comes back to it), so that the page and the frame agree.
   const scope = one('scope');
   if (scope === null || (scope !== undefined && scope.length > SCOPE_LENGTH)) return 'scope must be one space-separated list of scopes.';
   const checked = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri });
@@ -167,7 +171,6 @@ async function frameRequest(provider: Provider, query: Context['query']): Promis
   }
   return {
     clientId,
-    clientName: String(client.clientName ?? clientId),
     redirectUri,
     ancestors: [...new Set(registered.map((uri) => new URL(uri).origin))],
     transparency,

@@ -18,8 +18,9 @@
  * - transparency: 'full' (default: who is recognized and what the airline learned), 'minimal' (a badge).
  * - airlineName: how the chip names the airline.
  * - readyTimeoutMs: how long the frame has to boot; default 10000; 0 disables the timeout.
- * - frameUrl: tests and demos only: load the frame from this URL instead (one that never boots shows
- *   frame_timeout). Messages are still accepted from the authorization server's origin only.
+ * - frameUrl: tests and demos against a sandbox server only (a config error otherwise): load the frame from
+ *   this URL instead (one that never boots shows frame_timeout). Messages are still accepted from the
+ *   authorization server's origin only.
  * Callbacks (properties):
  * - onState(state): 'recognized', 'anonymous' or 'none', on every change (the state starts as 'none';
  *   also `element.state`). No identity data.
@@ -194,6 +195,8 @@ class TravelPartnerRecognition extends HTMLElement {
     this.#frame = frame;
     if (config.readyTimeoutMs > 0) {
       this.#timer = setTimeout(() => {
+        // A frame that boots later must not recognize anyone after the page was told it failed.
+        this.#stop();
         this.#setState('none');
         this.#error({ source: 'frame_timeout', message: `The recognition frame did not load within ${config.readyTimeoutMs} ms.` });
       }, config.readyTimeoutMs);
@@ -227,6 +230,7 @@ class TravelPartnerRecognition extends HTMLElement {
     if (!Number.isFinite(readyTimeoutMs) || readyTimeoutMs < 0) return 'readyTimeoutMs must be a number of milliseconds (0 disables the timeout).';
     const query = new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, scope: scope.join(' '), transparency, chip_position: chipPosition });
     if (airlineName) query.set('airline_name', airlineName);
+    if (p.frameUrl && !SERVER_IS_SANDBOX) return 'frameUrl is for tests and demos against a sandbox server: remove it.';
     const frameUrl = p.frameUrl ? new URL(String(p.frameUrl), location.href).href : `${new URL('recognition/frame', AUTH_URL).href}?${query}`;
     return { clientId, redirectUri, scope, chipPosition, transparency, readyTimeoutMs, frameUrl };
   }

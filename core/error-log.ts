@@ -5,19 +5,28 @@
  * a query builder's the SQL and its values. Travelers' names, e-mail addresses and loyalty numbers would
  * reach the log that way, so those fields are dropped from every error and from the errors it holds
  * (causes, aggregated errors, error-valued fields), and messages that quote the input they refused
- * (PostgreSQL's, JSON.parse's) have the quoted part blanked.
+ * (PostgreSQL's, JSON.parse's) have the quoted part blanked. An HTTP client's error (got's) carries the whole
+ * request, credentials and body included, in `options`, and the exchange in `request`, `response` and
+ * `timings`: dropped too, but for the method and the URL without its query (as `request`).
  *
  * What stays is what finds the fault: the class, the message of our own code, the stack, codes (the
  * SQLSTATE among them), PostgreSQL's schema, table, column and constraint names, and causes, likewise.
  */
 
 const CONTENT_FIELDS = new Set(
-  ['body', 'rawBody', 'where', 'detail', 'hint', 'internalQuery', 'query', 'sql', 'bindings', 'parameters', 'params', 'values', 'input'].map(
+  ['body', 'rawBody', 'where', 'detail', 'hint', 'internalQuery', 'query', 'sql', 'bindings', 'parameters', 'params', 'values', 'input', 'options', 'request', 'response', 'timings'].map(
     (name) => name.toLowerCase(),
   ),
 );
 
 const MAX_DEPTH = 4;
+
+/** Of an HTTP client's request, what finds the fault: the method and where it went, without the query. */
+function requestTarget(error: Error): string | undefined {
+  const options = (error as { options?: { method?: unknown; url?: unknown } }).options;
+  if (!(options?.url instanceof URL)) return undefined;
+  return `${String(options.method ?? 'GET')} ${options.url.origin}${options.url.pathname}`;
+}
 
 export function errorForLog(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return error;
@@ -33,6 +42,8 @@ export function errorForLog(error: unknown, depth = 0): unknown {
     const value = (error as unknown as Record<string, unknown>)[key];
     entry[key] = value instanceof Error ? errorForLog(value, depth + 1) : value;
   }
+  const target = requestTarget(error);
+  if (target) entry.request = target;
   if (error.cause !== undefined) entry.cause = errorForLog(error.cause, depth + 1);
   if (error instanceof AggregateError) entry.errors = error.errors.map((item: unknown) => errorForLog(item, depth + 1));
   return entry;

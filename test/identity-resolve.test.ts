@@ -136,6 +136,20 @@ test('a recognition token resolves to the same claims plus the guid, once; a rep
   t.deepEqual(Object.keys(replay.body).sort(), ['code', 'doc_url', 'error', 'message', 'request_id']);
 });
 
+test('racing resolves of one token: exactly one gets the claims, every other the 404', async (t) => {
+  const airline = await createAirline(running);
+  const traveler = await connect(running, airline, 'profile.read');
+  const token = await mintToken(running, traveler.userId, airline.clientId);
+  const answers = await Promise.all(Array.from({ length: 8 }, () => resolve(running, airline, { recognition_token: token })));
+  t.deepEqual(
+    answers.map((answer) => answer.status).sort(),
+    [200, 404, 404, 404, 404, 404, 404, 404],
+  );
+  t.is(answers.find((answer) => answer.status === 200)?.body.guid, traveler.guid);
+  const row = await running.service.db.knex('recognition_tokens').where({ user_id: traveler.userId, client_id: airline.clientId }).first('used_at');
+  t.truthy(row?.used_at, 'used up once');
+});
+
 test('another airline’s guid and token: 404 with the same body as an unknown one, and the token is not used up', async (t) => {
   const first = await createAirline(running, 'First Air');
   const second = await createAirline(running, 'Second Air');

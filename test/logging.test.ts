@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Writable } from 'node:stream';
 import test from 'ava';
+import got from 'got';
 import { openDatabase } from '../core/db/database.js';
 import { createLogger } from '../core/logger.js';
 import { createTestDatabase } from './helpers/database.js';
@@ -43,11 +44,11 @@ test('secrets, card and document numbers are redacted wherever another module lo
 
 test('an error logged under err keeps its message and loses its secrets', (t) => {
   const { lines, logger } = capture();
-  const error = Object.assign(new Error('provider said no'), { options: { headers: { authorization: 'Bearer leaked' } } });
+  const error = Object.assign(new Error('provider said no'), { context: { headers: { authorization: 'Bearer leaked' } } });
   logger.error({ err: error }, 'failed');
   const entry = JSON.parse(lines[0] as string);
   t.is(entry.err.message, 'provider said no');
-  t.is(entry.err.options.headers.authorization, '[redacted]');
+  t.is(entry.err.context.headers.authorization, '[redacted]');
   t.false((lines[0] as string).includes('leaked'));
 });
 
@@ -76,6 +77,31 @@ test('a body parser’s error is logged without the body it could not read', (t)
   t.is(entry.err.type, 'SyntaxError');
   t.is(entry.err.status, 400);
   t.is(entry.err.body, undefined);
+});
+
+test('an HTTP client’s error is logged without the request it carries: no credentials, no body', async (t) => {
+  const { lines, logger } = capture();
+  let requestError: unknown;
+  try {
+    // Nothing listens on port 9 of the loopback address: the request fails at once with got's RequestError.
+    await got.post('http://127.0.0.1:9/v1/identity/resolve', {
+      headers: { authorization: `Basic ${Buffer.from('airline:s3cr3t-value').toString('base64')}` },
+      json: { recognition_token: 'TOKEN-q7Jx0bV3mZ2kTn8s' },
+      retry: { limit: 0 },
+    });
+  } catch (error) {
+    requestError = error;
+  }
+  t.truthy(requestError);
+  logger.warn({ err: requestError }, 'resolve call failed');
+  const line = lines[0] as string;
+  t.false(line.includes(Buffer.from('airline:s3cr3t-value').toString('base64')), line);
+  t.false(line.includes('TOKEN-q7Jx0bV3mZ2kTn8s'), line);
+  const entry = JSON.parse(line);
+  t.is(entry.err.type, 'RequestError');
+  t.is(entry.err.code, 'ECONNREFUSED');
+  t.is(entry.err.options, undefined);
+  t.is(entry.err.request, 'POST http://127.0.0.1:9/v1/identity/resolve', 'where it went stays, to find the fault');
 });
 
 test('PostgreSQL’s errors are logged with their SQLSTATE and names, never the data around them or the SQL', async (t) => {

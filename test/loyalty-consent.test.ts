@@ -161,6 +161,25 @@ test('loyalty.read alone: a scoped request (not legacy), and its token carries i
   t.is((await jsonOf(me)).error, 'insufficient_scope');
 });
 
+test('a partner’s legacy authorization survives loyalty.read: the old refresh still works and scope-less requests stay legacy', async (t) => {
+  const air = await partnerAirline('Legacy Loyal Air');
+  const legacy = await round(air, undefined);
+  t.is(legacy.consent, undefined, 'legacy: no consent screen');
+  t.is(decodeJwt(legacy.tokens?.access_token as string).legacy, true);
+
+  const loyal = await round(air, 'loyalty.read');
+  t.deepEqual(offeredScopes(loyal.consent?.html ?? ''), ['loyalty.read']);
+  t.is(loyal.tokens?.scope, 'loyalty.read');
+
+  // loyalty.read opens no route of the API: deciding on it does not end the legacy grant (rule 8).
+  const refreshed = await refresh(air, legacy.tokens?.refresh_token as string);
+  t.is(refreshed.status, 200, JSON.stringify(refreshed.body));
+  t.is(decodeJwt(String(refreshed.body.access_token)).legacy, true);
+  const again = await round(air, undefined);
+  t.truthy(again.tokens, JSON.stringify(again.stoppedAt?.html.slice(0, 300)));
+  t.is(decodeJwt(again.tokens?.access_token as string).legacy, true);
+});
+
 test('declined loyalty.read: a request naming it asks again with the note; declining again issues the code without it, with no loop', async (t) => {
   const air = await partnerAirline('Reask Air');
   const first = await round(air, 'profile.read loyalty.read', (offered) => offered.filter((scope) => scope !== 'loyalty.read'));

@@ -8,6 +8,8 @@ import test from 'ava';
 import { systemClock } from '../core/clock.js';
 import { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { csrfOf, formActions, isPage, TestBrowser, type Page } from './helpers/browser.js';
+import { createTestDatabase } from './helpers/database.js';
+import { basic, identityCall } from './helpers/identity.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, uniqueEmail, userIdOf } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
@@ -121,6 +123,15 @@ test('signed in and connected: recognized, with a fresh 120-second token bound t
   t.deepEqual(await tokens.redeem(token, airline.clientId), { userId }, 'the token is live and the traveler’s');
   t.is(await tokens.redeem(token, airline.clientId), undefined, 'single use');
 
+  // Loaded as anything but a frame (a top-level visit, an image another site points at): no token.
+  for (const dest of ['document', 'image']) {
+    const page = await browser.open(frameUrl(airline.clientId), { headers: { 'sec-fetch-dest': dest } });
+    t.is(isPage(page) ? stateOf(page) : undefined, 'anonymous', dest);
+  }
+  t.is(await tokenRows(airline.clientId), 2, 'nothing minted for loads that are not frames');
+  const framedLoad = await browser.open(frameUrl(airline.clientId), { headers: { 'sec-fetch-dest': 'iframe' } });
+  t.is(isPage(framedLoad) ? stateOf(framedLoad) : undefined, 'recognized');
+
   const minimal = await openFrame(browser, frameUrl(airline.clientId, PARTNER_REDIRECT, { transparency: 'minimal' }));
   t.is(stateOf(minimal), 'recognized');
   t.true(minimal.html.includes('✓ Travel Partner'));
@@ -200,4 +211,26 @@ test('registration cannot claim to be the sandbox demo client (its loopback redi
   const demo = await openFrame(new TestBrowser(new URL(running.config.authUrl).origin), frameUrl('sandbox-demo-airline', `${running.config.demoAirline?.url}/`));
   t.is(demo.status, 200, 'the demo client itself loads, loopback redirect and all');
   t.is(/frame-ancestors ([^;]+)/.exec(demo.headers.get('content-security-policy') ?? '')?.[1], running.config.demoAirline?.url);
+});
+
+test('outside sandbox mode the demo client’s loopback redirect is not honoured: its frame is unknown, its Basic credentials fail', async (t) => {
+  // The demo client a sandbox run wrote stays in a shared database; an instance with SANDBOX=0 reads it.
+  const database = await createTestDatabase();
+  const sandboxed = await startService({}, { database, rateLimitKeyPrefix: uniquePrefix() });
+  const plain = await startService({ SANDBOX: '0', SMTP_URL: 'smtp://127.0.0.1:2525' }, { database, rateLimitKeyPrefix: uniquePrefix() });
+  try {
+    const demoRedirect = `${sandboxed.config.demoAirline?.url}/`;
+    const frame = await new TestBrowser(new URL(plain.config.authUrl).origin).open(
+      `${plain.config.authUrl}/recognition/frame?${new URLSearchParams({ client_id: 'sandbox-demo-airline', redirect_uri: demoRedirect })}`,
+    );
+    t.is(isPage(frame) ? frame.status : 0, 400);
+    t.true(isPage(frame) && frame.html.includes('No client sandbox-demo-airline is registered'));
+    const resolved = await identityCall(plain, 'POST', '/v1/identity/resolve', basic('sandbox-demo-airline', 'any-secret'), { guid: '00000000-0000-4000-8000-000000000000' });
+    t.is(resolved.status, 401, resolved.text);
+    t.like(resolved.body, { error: 'invalid_client' });
+  } finally {
+    await plain.close();
+    await sandboxed.close();
+    await database.drop();
+  }
 });

@@ -90,7 +90,9 @@ export function demoAirlineApp(options: DemoAirlineOptions): Koa {
       ctx.status = response.statusCode;
       ctx.body = parseJson(response.body);
     } catch (error) {
-      options.logger.warn({ err: error }, 'demo airline: resolve call failed');
+      // The code and message only: the request (its Basic credentials, the token) stays out of the log.
+      const { code, message } = error as { code?: string; message?: string };
+      options.logger.warn({ code, message }, 'demo airline: resolve call failed');
       ctx.status = 502;
       ctx.body = { message: 'The Travel Partner service did not answer.' };
     }

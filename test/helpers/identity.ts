@@ -92,7 +92,7 @@ export function unlink(running: RunningService, airline: Pick<Airline, 'clientId
   return identityCall(running, 'DELETE', '/v1/identity/loyalty-link', basicOf(airline), body);
 }
 
-/** A recognition token as the frame mints it (the frame itself is another part's), at `clock`'s time. */
+/** A recognition token as the frame mints it, at `clock`'s time, without a browser. */
 export async function mintToken(running: RunningService, userId: string, clientId: string, clock: Clock = systemClock): Promise<string> {
   return (await new RecognitionTokens({ db: running.service.db.knex, clock }).mint(userId, clientId)).token;
 }
