@@ -2,8 +2,9 @@
  * Connected apps: the clients a traveler has granted something, with their scopes; revoke one, or turn
  * single scopes off and on (Revocation; the Consent and grants table).
  * - Revoke ends the client's refresh tokens and codes and forgets its consent, the traveler's pairwise
- *   id, its outstanding recognition tokens and the spending limit they set for it at once: the next refresh is 400 `invalid_grant`. Access
- *   tokens already issued live out their 15 minutes (they are verified locally, without a lookup).
+ *   id, its outstanding recognition tokens and the spending limit they set for it at once: the next
+ *   refresh is 400 `invalid_grant`. Access tokens already issued live out their 15 minutes (they are
+ *   verified locally, without a lookup).
  * - A toggle changes the grant; the next refresh issues a token with the new set. Turning every scope
  *   off leaves no consent: that refresh is 400 `invalid_scope`.
  * - The scopes are the ten and the identity surface's `loyalty.read`, each toggleable once the app

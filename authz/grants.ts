@@ -9,6 +9,8 @@ import type { Grant } from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
 import { isConsentScope, SCOPE_NAMES, type ConsentScope, type Scope } from '../core/scopes.js';
 
+const TEN = new Set<string>(SCOPE_NAMES);
+
 /** The traveler's grant for this client, if any (newest first, should there ever be two). */
 export async function findGrantId(db: Knex, clock: Clock, accountId: string, clientId: string): Promise<string | undefined> {
   const row: { id: string } | undefined = await db('oidc_models')
@@ -40,8 +42,7 @@ export function encounteredScopes(grant: Grant): Set<ConsentScope> {
  * asking for it keeps its legacy grant as it was.
  */
 export function decidedOnTen(grant: Grant): Set<Scope> {
-  const ten = new Set<string>(SCOPE_NAMES);
-  return new Set([...encounteredScopes(grant)].filter((scope): scope is Scope => ten.has(scope)));
+  return new Set([...encounteredScopes(grant)].filter((scope): scope is Scope => TEN.has(scope)));
 }
 
 /** The library's stored shape of declined scopes, which it can add to but not take from. */

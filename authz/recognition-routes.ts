@@ -18,14 +18,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type Provider from 'oidc-provider';
-import type { Clock } from '../core/clock.js';
 import type { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { findUserById } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { endBrowserSession, signedInBrowser, type SignedInBrowser } from './browser-sessions.js';
 import { isUrlClientId } from './client-metadata-url.js';
-import { findGrantId } from './grants.js';
 import type { CsrfTokens } from './pages/csrf.js';
+import type { GrantStandingConsents } from './standing-consents.js';
 import { html, page } from './pages/html.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
 import { FRAME_SCRIPT, FRAME_SCRIPT_PATH, FRAME_STYLESHEET, FRAME_STYLESHEET_PATH, recognitionFramePage, type Transparency } from './pages/recognition-frame.js';
@@ -48,7 +47,8 @@ const JAVASCRIPT = 'application/javascript; charset=utf-8';
 export interface RecognitionDeps {
   provider: Provider;
   db: Knex;
-  clock: Clock;
+  /** Whether the traveler has a standing consent for the client (authz/standing-consents.ts). */
+  consents: Pick<GrantStandingConsents, 'stands'>;
   tokens: RecognitionTokens;
   csrf: CsrfTokens;
   /** Sandbox mode: the component refuses `isProd` against this server. */
@@ -77,7 +77,7 @@ export function recognitionRoutes(deps: RecognitionDeps): Router {
     // frame-ancestors binds only once the answer reaches a browser: a page that merely points a traveler's
     // browser at this URL (a top-level visit, an image) is told which kind of load it is, and gets no token.
     const framed = ['', 'iframe'].includes(ctx.get('sec-fetch-dest'));
-    const userId = framed && browser && (await hasStandingConsent(deps, browser.userId, request.clientId)) ? browser.userId : undefined;
+    const userId = framed && browser && (await deps.consents.stands(browser.userId, request.clientId)) ? browser.userId : undefined;
     ctx.set({
       'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors ${request.ancestors.join(' ')}; base-uri 'none'`,
       'X-Content-Type-Options': 'nosniff',
@@ -127,11 +127,6 @@ export function recognitionRoutes(deps: RecognitionDeps): Router {
     ctx.set({ 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
   });
   return router;
-}
-
-/** A standing consent: a grant of this traveler for this client (not our own account client). */
-async function hasStandingConsent(deps: RecognitionDeps, userId: string, clientId: string): Promise<boolean> {
-  return clientId !== ACCOUNT_CLIENT_ID && (await findGrantId(deps.db, deps.clock, userId, clientId)) !== undefined;
 }
 
 function signOutToken(deps: RecognitionDeps, browser: SignedInBrowser): string {

@@ -72,6 +72,7 @@ export function signInModule(
   const codes = new SignInCodes({ db: db.knex, mailer: shared.mailer, sms: shared.sms, clock, hashKey: keys.cookieKeys[0] as string });
   const spendingLimits = new SpendingLimits({ db: db.knex, clock });
   const preferences = new PreferencesService({ db: db.knex, clock });
+  const consents = new GrantStandingConsents({ db: db.knex, clock, provider });
   const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, recognitionTokens, resources, spendingLimits });
   // The purchase confirmation page's side of core/purchases: the agent named as the traveler knows it.
   const confirmations = new PurchaseConfirmations({ db: db.knex, clock, limits: spendingLimits, authUrl: config.authUrl, clientNames: oidcClientNames(provider) });
@@ -84,13 +85,13 @@ export function signInModule(
       interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources, spendingLimits, preferences }).routes() as Middleware,
       accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl, spendingLimits, preferences }).routes() as Middleware,
       confirmRoutes({ provider, confirmations, users: shared.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
-      recognitionRoutes({ provider, db: db.knex, clock, tokens: recognitionTokens, csrf, sandbox: config.sandbox }).routes() as Middleware,
+      recognitionRoutes({ provider, db: db.knex, consents, tokens: recognitionTokens, csrf, sandbox: config.sandbox }).routes() as Middleware,
     ],
   });
   return {
     authorizationServer,
     clientCredentials: new ClientCredentialsVerifier(provider, options.failedAuth),
-    consents: new GrantStandingConsents({ db: db.knex, clock, provider }),
+    consents,
     pairwiseIds,
     recognitionTokens,
     sessions: browserSessions(provider, csrf, config.authUrl),

@@ -26,6 +26,7 @@ import {
   ValidationErrorResponse,
   withReferences,
 } from './envelopes.js';
+import { ResolveIdentityRequest } from '../core/identity/schemas.js';
 import { CLIENT_AUTH_MESSAGES } from '../core/oauth/client-authentication.js';
 import type { ErrorExample, NamedExample, ResponseSpec, Route } from './route-table.js';
 
@@ -107,7 +108,8 @@ function clientRouteError(route: Route, status: number, origin: string): Respons
       examples: { ...examples, public_client: named('A public client presented Basic credentials', client(CLIENT_AUTH_MESSAGES.public)) },
     };
   }
-  const codes: ('unknown_guid' | 'unknown_token')[] = route.errorExamples?.[404]?.code === 'unknown_token' ? ['unknown_guid', 'unknown_token'] : ['unknown_guid'];
+  // Only resolve takes recognition tokens; the loyalty-link operations take a guid alone.
+  const codes: ('unknown_guid' | 'unknown_token')[] = route.body === ResolveIdentityRequest ? ['unknown_guid', 'unknown_token'] : ['unknown_guid'];
   return {
     description:
       'The guid or token does not resolve: unknown, malformed, disconnected, expired, used or another client’s, all alike (identity envelope). Delete the stored guid, re-recognize, retry once; never retry a 404 without deleting first.',

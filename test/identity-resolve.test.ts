@@ -324,7 +324,10 @@ test('the OpenAPI document lists the identity routes with Basic auth and the ide
   const resolveOperation = document.paths['/v1/identity/resolve'].post;
   t.deepEqual(resolveOperation.security, [{ ClientBasic: [] }]);
   t.regex(resolveOperation.description, /delete it, re-recognize the traveler, and retry once; never retry a 404 without deleting first/i);
-  t.truthy(resolveOperation.responses['404']);
+  const examplesOf = (operation: { responses: Record<string, { content: Record<string, { examples: object }> }> }) =>
+    Object.keys(operation.responses['404']?.content['application/json']?.examples ?? {}).sort();
+  t.deepEqual(examplesOf(resolveOperation), ['unknown_guid', 'unknown_token'], 'resolve takes tokens too');
+  t.deepEqual(examplesOf(document.paths['/v1/identity/loyalty-link'].post), ['unknown_guid'], 'loyalty-link takes a guid only');
   t.is(resolveOperation.responses['403'], undefined);
   t.truthy(document.paths['/v1/identity/loyalty-link'].post.responses['201']);
   t.truthy(document.paths['/v1/identity/loyalty-link'].delete.responses['200']);

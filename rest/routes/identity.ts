@@ -32,7 +32,6 @@ export function identityRoutes(deps: { identity: IdentityService }): Route[] {
       responses: {
         200: { description: 'The traveler’s claims.', schema: IdentityClaims, headers: { 'Cache-Control': '`no-store`: the claims are this request’s.' } },
       },
-      errorExamples: { 404: { code: 'unknown_token', message: '' } },
       handler: async ({ client, body }) => ({
         body: await deps.identity.resolve(clientOf(client), body),
         headers: { 'Cache-Control': 'no-store' },
