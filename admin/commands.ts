@@ -26,11 +26,16 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   key revoke --key KEY_ID_OR_PREFIX
   plan set --name PLAN --rps N --burst N --per-day N
   plan list
-  client create --partner PARTNER_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public]
+  client create --partner PARTNER_ID --name NAME --redirect-uri URI [--redirect-uri URI ...] [--public] [--airline]
       An OAuth client of the partner. Prints {client_id, client_secret}: the secret is shown this once
       (none for --public). Confidential clients redirect to https URLs only, never localhost; a --public
       client may also use http://localhost:<port> and http://127.0.0.1:<port>. At most 10 redirect URIs of
-      2,000 characters; the name is plain text of at most 100 characters.
+      2,000 characters; the name is plain text of at most 100 characters. --airline: see below.
+  client mark-airline --client CLIENT_ID
+  client unmark-airline --client CLIENT_ID
+      An airline client is a partner's client that recognizes travelers on the airline's sites: only it is
+      served by /v1/identity/* and the recognition frame, and its consent page tells the traveler so.
+      Unmarked, those refuse it as an unknown client at once. Prints {client_id, partner_id, airline}.
   payment-method import-legacy --user USER_ID_OR_EMAIL --brand BRAND --last4 NNNN --exp-month M --exp-year YYYY
       [--method-type credit_card|apple_pay|google_pay|pay_later] [--default] [--legacy-reference REF]
       A card carried over from the previous processor, with no vault token: it lists, changes expiry and
@@ -52,6 +57,8 @@ const OPTIONS = {
   'per-day': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   public: { type: 'boolean' },
+  airline: { type: 'boolean' },
+  client: { type: 'string' },
   user: { type: 'string' },
   brand: { type: 'string' },
   last4: { type: 'string' },
@@ -106,7 +113,12 @@ export async function runAdminCommand(argv: string[], deps: AdminDeps): Promise<
         name: required(values.name, '--name'),
         redirect_uris: values['redirect-uri'] ?? [],
         public: values.public ?? false,
+        airline: values.airline ?? false,
       });
+    case 'client mark-airline':
+      return deps.clients.setAirline(required(values.client, '--client'), true);
+    case 'client unmark-airline':
+      return deps.clients.setAirline(required(values.client, '--client'), false);
     case 'plan list':
       return partners.listPlans();
     case 'payment-method import-legacy':

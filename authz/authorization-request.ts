@@ -10,19 +10,17 @@
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import { InvalidScopeError, readScopeRequest, type ClientKind } from '../core/scope-requests.js';
-import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { InvalidScopeError, readScopeRequest } from '../core/scope-requests.js';
+import { clientKindOf } from './client-kinds.js';
 import { ClientMetadataRefused } from './client-metadata-documents.js';
 import { isUrlClientId } from './client-metadata-url.js';
+import { canonicalAuthorizationResources } from './resource-indicators.js';
 import { answerOAuthError } from './pages/error-page.js';
 
-function clientKind(clientId: string, partnerId: unknown): ClientKind {
-  if (clientId === ACCOUNT_CLIENT_ID) return 'first_party';
-  return partnerId ? 'partner' : 'dynamic';
-}
-
-export function checkAuthorizationRequest(provider: Provider) {
+/** `resources`: the served resource indicators, in the form tokens name them (resource-indicators.ts). */
+export function checkAuthorizationRequest(provider: Provider, resources: readonly string[]) {
   return async function checkScopes(ctx: Context, next: Next): Promise<void> {
+    canonicalAuthorizationResources(ctx, resources);
     const clientId = ctx.query.client_id;
     let client;
     try {
@@ -44,7 +42,7 @@ export function checkAuthorizationRequest(provider: Provider) {
     }
     let request;
     try {
-      request = readScopeRequest(scope, clientKind(client.clientId, client['partner_id']));
+      request = readScopeRequest(scope, clientKindOf(client));
     } catch (error) {
       if (error instanceof InvalidScopeError) return answerOAuthError(ctx, 400, 'invalid_scope', error.message);
       throw error;

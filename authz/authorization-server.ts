@@ -15,6 +15,8 @@ import { scopesToReask } from '../core/scope-requests.js';
 import { CONSENT_SCOPE_NAMES, IDENTITY_SCOPES, isConsentScope, REASKABLE_SCOPES } from '../core/scopes.js';
 import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { AIRLINE_PROPERTY, clientKindOf } from './client-kinds.js';
+import { canonicalResource as canonicalResourceOf } from './resource-indicators.js';
 import { isSandboxDemoClient, SANDBOX_DEMO_PROPERTY } from './sandbox-demo-client.js';
 import { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { isUrlClientId } from './client-metadata-url.js';
@@ -64,7 +66,7 @@ export function resourceServers(deps: Pick<AuthorizationServerDeps, 'apiResource
 
 export function createAuthorizationServer(deps: AuthorizationServerDeps): Provider {
   const resources = resourceServers(deps);
-  const canonicalResource = (indicator: string) => resources.find((resource) => resource === indicator.replace(/\/+$/, ''));
+  const canonicalResource = (indicator: string) => canonicalResourceOf(indicator, resources);
 
   const clientMetadataDocuments = new ClientMetadataDocuments({ clock: deps.clock, testOrigins: deps.clientMetadataTestOrigins ?? [] });
 
@@ -177,7 +179,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       policy: consentPolicy(),
     },
     extraClientMetadata: {
-      properties: ['partner_id', SANDBOX_DEMO_PROPERTY],
+      properties: ['partner_id', AIRLINE_PROPERTY, SANDBOX_DEMO_PROPERTY],
       validator: (ctx, key, value, metadata) => {
         // The validator also runs on every client loaded from storage: the rules added since a client was
         // stored (its name, how many redirect URIs) bind new registrations, and never lock out a stored one.
@@ -187,6 +189,13 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         if (key === SANDBOX_DEMO_PROPERTY) {
           // Only the sandbox's own start-up writes it (modules/demo-airline.ts).
           if (value !== undefined && registering) throw new errors.InvalidClientMetadata(`${SANDBOX_DEMO_PROPERTY} cannot be registered`);
+          return;
+        }
+        if (key === AIRLINE_PROPERTY) {
+          // Only the admin command line marks airlines (decisions §13), and only partner clients.
+          if (value !== undefined && registering) throw new errors.InvalidClientMetadata(`${AIRLINE_PROPERTY} cannot be registered: airline clients are marked by the operator`);
+          if (value !== undefined && value !== true) throw new errors.InvalidClientMetadata(`${AIRLINE_PROPERTY} must be true when set`);
+          if (value === true && typeof metadata['partner_id'] !== 'string') throw new errors.InvalidClientMetadata(`${AIRLINE_PROPERTY} needs partner_id: only a partner's client is an airline`);
           return;
         }
         if (key !== 'partner_id') return;
@@ -236,12 +245,19 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => deps.apiResource,
+        // An agent's tokens are for the tool endpoint only (decisions §13): asked for nothing, it gets that.
+        defaultResource: (_ctx, client) => (client && clientKindOf(client) === 'agent' ? deps.toolResource : deps.apiResource),
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, indicator) => {
+        getResourceServerInfo: (_ctx, indicator, client) => {
           const resource = canonicalResource(indicator);
           if (!resource) {
             throw new errors.InvalidTarget(`unknown resource: use ${resources.join(' or ')}`);
+          }
+          // So every purchase of an agent passes the traveler's confirmation and its spending limit (§10):
+          // the REST API, where a partner's key would let it book without them, is not the agent's to ask.
+          // Also at refresh: a grant an agent got for the API before this rule renews nothing.
+          if (resource !== deps.toolResource && client && clientKindOf(client) === 'agent') {
+            throw new errors.InvalidTarget(`an agent's tokens are for the tool endpoint only: ask for resource=${deps.toolResource}, or send no resource`);
           }
           return {
             // The identity scopes and loyalty.read belong here too, or they would vanish from the token

@@ -20,6 +20,7 @@ import type { SpendingLimits } from '../core/purchases/spending-limits.js';
 import type { PairwiseIds } from '../core/users/pairwise-ids.js';
 import type { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
+import { clientKindOf } from './client-kinds.js';
 import { ClientMetadataRefused } from './client-metadata-documents.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
 
@@ -31,6 +32,12 @@ export interface ConnectedApp {
   /** Scopes the traveler declined or turned off (the app asked for them). */
   declined: ConsentScope[];
   connected_at: string;
+  /**
+   * Which kind of app (decisions §13): `agent` (registered itself; its purchases need the traveler's
+   * confirmation, and it may have a spending limit), `partner` (a partner's app), `airline` (a partner's
+   * app that recognizes the traveler on its sites).
+   */
+  kind: 'agent' | 'partner' | 'airline';
 }
 
 export class ConnectedApps {
@@ -56,30 +63,34 @@ export class ConnectedApps {
       .select('id', 'client_id', 'created_at');
     const apps: ConnectedApp[] = [];
     for (const row of rows) {
-      const [grant, clientName] = await Promise.all([this.deps.provider.Grant.find(row.id), this.#clientName(row.client_id)]);
+      const [grant, client] = await Promise.all([this.deps.provider.Grant.find(row.id), this.#client(row.client_id)]);
       // A grant whose client registration expired is gone with it.
-      if (!grant || clientName === undefined) continue;
+      if (!grant || client === undefined) continue;
       apps.push({
         client_id: row.client_id,
-        client_name: clientName,
+        client_name: client.name,
         granted: inCatalogOrder(grantedScopes(grant)),
         declined: inCatalogOrder(declinedScopes(grant)),
         connected_at: row.created_at.toISOString(),
+        kind: client.kind,
       });
     }
     return apps;
   }
 
   /**
-   * The app's name, or undefined when the client is gone. An app identified by a metadata document that
+   * The app's name and kind, or undefined when the client is gone. An app identified by a metadata document that
    * cannot be read just now is still listed, by its document's host, so that it can be disconnected.
    */
-  async #clientName(clientId: string): Promise<string | undefined> {
+  async #client(clientId: string): Promise<{ name: string; kind: ConnectedApp['kind'] } | undefined> {
     try {
       const client = await this.deps.provider.Client.find(clientId);
-      return client ? (client.clientName ?? clientId) : undefined;
+      if (!client) return undefined;
+      const kind = clientKindOf(client);
+      return { name: client.clientName ?? clientId, kind: kind === 'first_party' ? 'partner' : kind };
     } catch (error) {
-      if (error instanceof ClientMetadataRefused) return URL.canParse(clientId) ? new URL(clientId).host : clientId;
+      // A metadata document is an agent's.
+      if (error instanceof ClientMetadataRefused) return { name: URL.canParse(clientId) ? new URL(clientId).host : clientId, kind: 'agent' };
       throw error;
     }
   }

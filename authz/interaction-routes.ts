@@ -7,7 +7,8 @@
  *
  * Every form carries a CSRF token bound to the attempt and to this browser's interaction cookie, and
  * every handler resolves the attempt through that cookie: a form posted from elsewhere, or an attempt
- * pushed into someone else's browser, goes nowhere.
+ * pushed into someone else's browser, goes nowhere. A post another site's page sends (by Origin or
+ * Sec-Fetch-Site) is refused before all that, with the hosted error page (403).
  */
 import Router from '@koa/router';
 import type { Knex } from 'knex';
@@ -19,13 +20,14 @@ import type { Clock } from '../core/clock.js';
 import type { PreferencesService } from '../core/preferences/service.js';
 import type { SpendingLimit, SpendingLimitSettings } from '../core/purchases/contracts.js';
 import { DomainError, RateLimitedError, ValidationError } from '../core/errors.js';
-import { InvalidScopeError, scopesForToken, scopesToOffer, scopesToReask } from '../core/scope-requests.js';
+import { InvalidScopeError, scopesForToken, scopesToOffer, scopesToReask, type ClientKind } from '../core/scope-requests.js';
 import { IDENTITY_SCOPES, isConsentScope, type ConsentScope, type Scope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
 import { findUserById } from '../core/users/store.js';
 import type { AbuseLimits, SignInCodeAllowance } from './abuse-limits.js';
 import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { REFUSED_SCOPE_REQUESTS } from './authorization-server.js';
+import { refuseCrossSiteForms } from './cross-site.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { answerOAuthError } from './pages/error-page.js';
@@ -47,10 +49,20 @@ export interface InteractionDeps {
   spendingLimits: Pick<SpendingLimitSettings, 'set'>;
   /** The traveler's preferred currency is the limit's default currency. */
   preferences: Pick<PreferencesService, 'locale'>;
+  /** The exact origins whose pages may post the forms: ours. */
+  allowedOrigins: readonly string[];
 }
 
 /** The scope that lets an agent buy: granting it offers a spending limit. */
 const BUYING: Scope = 'bookings.write';
+
+/**
+ * Only an agent's purchases pass the confirmation page and its limit (decisions §10, §13): a partner's
+ * client books over REST, where a limit would never be enforced, so it is never offered one.
+ */
+function offersSpendingLimit(kind: ClientKind, offer: readonly string[]): boolean {
+  return kind === 'agent' && offer.includes(BUYING);
+}
 const IDENTITY = new Set<string>(IDENTITY_SCOPES);
 const Email = z.email().max(255);
 
@@ -59,6 +71,7 @@ export function interactionRoutes(deps: InteractionDeps): Router {
   const form = formBody();
   const pages = new InteractionPages(deps);
 
+  router.use(refuseCrossSiteForms(deps.allowedOrigins));
   router.get('/', attempt(deps), (ctx) => pages.show(ctx));
   router.post('/email', form, attempt(deps, { csrf: true }), (ctx) => pages.submitEmail(ctx));
   router.post('/code', form, attempt(deps, { csrf: true }), (ctx) => pages.submitCode(ctx));
@@ -160,12 +173,12 @@ class InteractionPages {
   }
 
   async allow(ctx: Context): Promise<void> {
-    const { interaction } = ctx.state.attempt as AttemptState;
+    const { interaction, clientKind } = ctx.state.attempt as AttemptState;
     if (interaction.prompt.name !== 'consent') return this.show(ctx);
     const ticked = new Set(fields(ctx, 'scope'));
     // The limit is checked and saved before anything is granted: a form with a problem grants nothing.
     const asked = ticked.has(BUYING) ? await this.#decisionInputs(interaction) : undefined;
-    if (asked?.offer.includes(BUYING)) {
+    if (asked && offersSpendingLimit(clientKind, asked.offer)) {
       const limit = limitFieldsOf(ctx.request.body);
       const problems = await this.#saveLimit(interaction, limit);
       if (problems.length > 0) return this.#consentForm(ctx, asked, { ticked: [...ticked], limit, problems });
@@ -222,11 +235,11 @@ class InteractionPages {
 
   /** The consent page asking for `offer`; with `retry`, again with the traveler's choices and what is wrong with them (400). */
   async #consentForm(ctx: Context, { offer, reasked }: Pick<DecisionInputs, 'offer' | 'reasked'>, retry?: ConsentRetry): Promise<void> {
-    const { interaction, csrfToken, clientName, unverifiedHost, documentHost } = ctx.state.attempt as AttemptState;
+    const { interaction, csrfToken, clientName, unverifiedHost, documentHost, clientKind } = ctx.state.attempt as AttemptState;
     const base = `/interaction/${interaction.uid}`;
     const accountId = interaction.session?.accountId as string;
     const traveler = await findUserById(this.deps.db, accountId);
-    const limitValues = offer.includes(BUYING) ? (retry?.limit ?? fieldsOfLimit(undefined, (await this.deps.preferences.locale(accountId)).currency_code)) : undefined;
+    const limitValues = offersSpendingLimit(clientKind, offer) ? (retry?.limit ?? fieldsOfLimit(undefined, (await this.deps.preferences.locale(accountId)).currency_code)) : undefined;
     ctx.status = retry ? 400 : 200;
     ctx.body = consentPage({
       action: `${base}/consent`,
@@ -238,6 +251,7 @@ class InteractionPages {
       ticked: retry?.ticked,
       error: retry ? 'The spending limit is not valid: correct it below, or clear both amounts for no limit. Nothing has been allowed yet.' : undefined,
       spendingLimit: limitValues && { values: limitValues, problems: retry?.problems ?? [] },
+      recognizes: clientKind === 'airline',
       unverifiedHost,
       documentHost,
       signedInAs: traveler?.email ?? 'an unknown account',

@@ -5,6 +5,7 @@
  * waiting; rows past their expiry are invisible at once and deleted by the periodic sweep.
  */
 import type { Knex } from 'knex';
+import { errors } from 'oidc-provider';
 import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import { isStorableText } from '../core/input-checks.js';
@@ -100,11 +101,15 @@ class KnexOidcAdapter implements OidcAdapter {
   }
 
   async consume(id: string): Promise<void> {
-    // The first consumption counts: a replayed code must still show when it was first used.
-    await this.knex(TABLE)
+    // The first consumption counts: a replayed code must still show when it was first used. The library
+    // checks "not yet used" on its read, then consumes: two exchanges of one code sent at once both pass
+    // that check, so the one whose update finds the row already used is refused here (a code is used once,
+    // RFC 6749 §4.1.2), and gets no token.
+    const marked = await this.knex(TABLE)
       .where({ kind: this.kind, id })
       .whereNull('consumed_at')
       .update({ consumed_at: this.clock.now() });
+    if (marked === 0) throw new errors.InvalidGrant(`${this.kind} already used`);
   }
 
   async destroy(id: string): Promise<void> {

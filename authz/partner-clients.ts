@@ -1,14 +1,15 @@
 /**
  * Pre-registered OAuth clients of named partners (`npm run admin -- client create`): a stable UUID
  * client id, a secret shown once (none for a public client), redirect URIs checked by the same rules as
- * registration, no expiry. Stored where the authorization server keeps every client, through the same
+ * registration, no expiry; marked as airline clients when the operator says so (decisions §13). Stored where the authorization server keeps every client, through the same
  * adapter, so the secret is sealed at rest like any other.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
-import { ValidationError, type FieldError } from '../core/errors.js';
+import { NotFoundError, ValidationError, type FieldError } from '../core/errors.js';
+import { isStorableText } from '../core/input-checks.js';
 import {
   BECOME_PUBLIC,
   CreatePartnerClientInput,
@@ -18,6 +19,7 @@ import {
 } from '../core/oauth/client-rules.js';
 import type { PartnerService } from '../core/partners/service.js';
 import { parseOrThrow } from '../core/validation.js';
+import { AIRLINE_PROPERTY } from './client-kinds.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 
 export class PartnerClientRegistry implements PartnerClients {
@@ -47,8 +49,9 @@ export class PartnerClientRegistry implements PartnerClients {
       response_types: ['code'],
       token_endpoint_auth_method: method,
       ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
+      ...(parsed.airline ? { [AIRLINE_PROPERTY]: true } : {}),
     };
-    await oidcAdapterFactory(this.deps.db, this.deps.clock, this.deps.secrets)('Client').upsert(clientId, metadata);
+    await this.#clients().upsert(clientId, metadata);
     return {
       client_id: clientId,
       ...(secret ? { client_secret: secret } : {}),
@@ -56,6 +59,23 @@ export class PartnerClientRegistry implements PartnerClients {
       partner_id: parsed.partner_id,
       redirect_uris: parsed.redirect_uris,
       token_endpoint_auth_method: method,
+      airline: parsed.airline,
     };
+  }
+
+  async setAirline(clientId: string, airline: boolean): Promise<{ client_id: string; partner_id: string; airline: boolean }> {
+    const clients = this.#clients();
+    const stored = isStorableText(clientId) && clientId.length <= 200 ? await clients.find(clientId) : undefined;
+    const partnerId = stored?.['partner_id'];
+    if (!stored || typeof partnerId !== 'string') {
+      throw new NotFoundError(`No partner client ${clientId}: only a partner's client (client create) can be an airline client. Agents and other self-registered clients never are.`);
+    }
+    const { [AIRLINE_PROPERTY]: _was, ...rest } = stored;
+    await clients.upsert(clientId, airline ? { ...rest, [AIRLINE_PROPERTY]: true } : rest);
+    return { client_id: clientId, partner_id: partnerId, airline };
+  }
+
+  #clients() {
+    return oidcAdapterFactory(this.deps.db, this.deps.clock, this.deps.secrets)('Client');
   }
 }

@@ -8,9 +8,9 @@
  * 3. Consent is per client and incremental; what is already granted is not asked again.
  * 4. A declined scope is not offered again; the code is issued without it.
  * 5. Declining every requested scope fails the request (`invalid_scope`).
- * 8. No `scope` (or identity scopes only): a dynamically registered client asks for all ten (never
- *    `loyalty.read`); a pre-registered partner client keeps the legacy behaviour (no scope set, no
- *    consent screen).
+ * 8. No `scope` (or identity scopes only): an agent (a self-registered client) asks for all ten (never
+ *    `loyalty.read`); a pre-registered partner or airline client keeps the legacy behaviour (no scope
+ *    set, no consent screen).
  * 9. A request naming `loyalty.read` asks for it again even when the traveler declined it or turned it
  *    off (the page says so). Only a request naming it does: a request without `scope` never names it,
  *    so it never re-prompts anything.
@@ -26,7 +26,12 @@ export class InvalidScopeError extends DomainError {
   }
 }
 
-export type ClientKind = 'dynamic' | 'partner' | 'first_party';
+/**
+ * The kinds of OAuth clients (decisions §13): a partner's client (admin command line), an airline client
+ * (a partner client the admin marked for the identity surface), an agent (self-registered: dynamic
+ * registration or a metadata document, belonging to no partner), and the service's own account client.
+ */
+export type ClientKind = 'agent' | 'partner' | 'airline' | 'first_party';
 
 export type ScopeRequest =
   | { legacy: true; identity: string[] }
@@ -45,7 +50,7 @@ export function readScopeRequest(scope: string | undefined, client: ClientKind):
   if (client === 'first_party') return { legacy: false, identity: identity.length > 0 ? identity : ['openid'], scopes: [] };
   const scopes = values.filter(isConsentScope);
   if (scopes.length > 0) return { legacy: false, identity, scopes };
-  return client === 'dynamic' ? { legacy: false, identity, scopes: [...SCOPE_NAMES] } : { legacy: true, identity };
+  return client === 'agent' ? { legacy: false, identity, scopes: [...SCOPE_NAMES] } : { legacy: true, identity };
 }
 
 /** Declined scopes that this request asks again because it names them (rule 9). */

@@ -19,6 +19,7 @@ import { CsrfTokens } from '../authz/pages/csrf.js';
 import { browserSessions } from '../authz/browser-sessions.js';
 import { recognitionRoutes } from '../authz/recognition-routes.js';
 import { tokenResponseExtras } from '../authz/token-endpoint.js';
+import { limitFailedClientSecrets } from '../authz/token-failed-auth.js';
 import type { StandingConsents } from '../core/identity/contracts.js';
 import { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { PreferencesService } from '../core/preferences/service.js';
@@ -34,7 +35,7 @@ import type { Capability, SharedPieces } from './capability.js';
 
 export function signInModule(
   shared: SharedPieces,
-  options: { abusePolicy?: Partial<AbusePolicy>; /** Counts failed client credentials with the failed API keys. */ failedAuth: FailedAuthGuard },
+  options: { abusePolicy?: Partial<AbusePolicy>; /** Counts failed client credentials (identity API, token endpoint) with the failed API keys. */ failedAuth: FailedAuthGuard },
 ): Capability & {
   authorizationServer: Middleware;
   sessions: SessionCheck;
@@ -76,16 +77,22 @@ export function signInModule(
   const apps = new ConnectedApps({ db: db.knex, clock, provider, pairwiseIds, recognitionTokens, resources, spendingLimits });
   // The purchase confirmation page's side of core/purchases: the agent named as the traveler knows it.
   const confirmations = new PurchaseConfirmations({ db: db.knex, clock, limits: spendingLimits, authUrl: config.authUrl, clientNames: oidcClientNames(provider) });
+  // Whose pages may change things on the traveler's cookies (core/cross-site.ts): the hosted pages' forms
+  // and /v1/apps, ours only (the sign-in pages' and the API's exact origins); the payment routes a
+  // browser calls with the session, also the partner pages of COMPONENT_ORIGINS (their credentialed CORS).
+  const ownOrigins = [...new Set([new URL(config.authUrl).origin, new URL(config.baseUrl).origin])];
   const authorizationServer = authorizationRoutes({
     provider,
     logger: shared.logger,
     limits,
     tokenExtras: tokenResponseExtras({ db: db.knex, clock, pairwiseIds }),
+    tokenFailedAuth: limitFailedClientSecrets(options.failedAuth),
+    resources,
     pages: [
-      interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources, spendingLimits, preferences }).routes() as Middleware,
-      accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl, spendingLimits, preferences }).routes() as Middleware,
-      confirmRoutes({ provider, confirmations, users: shared.users, csrf, authUrl: config.authUrl }).routes() as Middleware,
-      recognitionRoutes({ provider, db: db.knex, consents, tokens: recognitionTokens, csrf, sandbox: config.sandbox }).routes() as Middleware,
+      interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources, spendingLimits, preferences, allowedOrigins: ownOrigins }).routes() as Middleware,
+      accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl, spendingLimits, preferences, allowedOrigins: ownOrigins }).routes() as Middleware,
+      confirmRoutes({ provider, confirmations, users: shared.users, csrf, authUrl: config.authUrl, allowedOrigins: ownOrigins }).routes() as Middleware,
+      recognitionRoutes({ provider, db: db.knex, consents, tokens: recognitionTokens, csrf, sandbox: config.sandbox, allowedOrigins: ownOrigins }).routes() as Middleware,
     ],
   });
   return {
@@ -94,7 +101,7 @@ export function signInModule(
     consents,
     pairwiseIds,
     recognitionTokens,
-    sessions: browserSessions(provider, csrf, config.authUrl),
+    sessions: browserSessions(provider, csrf, config.authUrl, [...ownOrigins, ...config.componentOrigins]),
     documented: oauthOperations(),
     sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired(), () => recognitionTokens.sweepExpired()],
   };

@@ -6,6 +6,7 @@
  */
 import test from 'ava';
 import { decodeJwt } from 'jose';
+import { appsHeaders } from './helpers/apps-api.js';
 import { isPage, latestCode, offeredScopes, TestBrowser, type Page } from './helpers/browser.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import {
@@ -47,7 +48,7 @@ interface Airline {
 
 /** A partner airline (a confidential client) and a new traveler's browser, not yet signed in. */
 async function partnerAirline(name: string): Promise<Airline> {
-  const partner = await createPartnerClient(running, name);
+  const partner = await createPartnerClient(running, name, undefined, { airline: true });
   const client = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
   return { partner, client, redirectUri: PARTNER_REDIRECT, name, browser: browserFor(), email: uniqueEmail() };
 }
@@ -108,7 +109,7 @@ function sessionOf(browser: TestBrowser): Record<string, string> {
 async function setScopes(browser: TestBrowser, clientId: string, scopes: string[]): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${running.url}/v1/apps/${clientId}/scopes`, {
     method: 'PUT',
-    headers: { ...sessionOf(browser), 'content-type': 'application/json' },
+    headers: { ...(await appsHeaders(running.url, sessionOf(browser).cookie as string)), 'content-type': 'application/json' },
     body: JSON.stringify({ scopes }),
   });
   return { status: response.status, body: await jsonOf(response) };

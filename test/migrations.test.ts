@@ -64,3 +64,52 @@ test('offers claimed on upgrade: one traveler’s mapped offer becomes theirs; d
     await database.drop();
   }
 });
+
+test('kinds of clients on upgrade: a partner client that served the identity surface becomes an airline; no other client is widened; limits never enforced go', async (t) => {
+  const database = await createTestDatabase(undefined, { empty: true });
+  const db = await openDatabase({ databaseUrl: database.url, dataDir: '.', poolMax: 2 });
+  const { knex } = db;
+  try {
+    // The schema as it was before the kinds of clients (decisions §13).
+    for (let i = 0; i < ALL_MIGRATIONS.indexOf('20261128000028-client-kinds'); i++) await knex.migrate.up(migrationConfig);
+    const partner = '6f1c1f7e-0000-4c5e-9a55-0000000000aa';
+    const client = (id: string, metadata: Record<string, unknown>) => ({ kind: 'Client', id, payload: JSON.stringify({ client_id: id, client_name: id, ...metadata }) });
+    await knex('oidc_models').insert([
+      client('linked-airline', { partner_id: partner }),
+      client('recognizing-airline', { partner_id: partner }),
+      client('plain-partner', { partner_id: partner }),
+      client('agent', {}),
+      client('sandbox-demo-airline', { sandbox_demo: true }),
+    ]);
+    const [ada] = await knex('users').insert([{ email: 'ada@example.com' }]).returning('id').then((rows) => rows.map((row) => row.id as string));
+    const now = new Date();
+    await knex('loyalty_links').insert({
+      user_id: ada,
+      client_id: 'linked-airline',
+      program_code: 'EX',
+      member_number: '1',
+      airline_name: 'Ex',
+      loyalty_account_ref_sealed: 'sealed',
+      verification_method: 'member_otp',
+      linked_at: now,
+      updated_at: now,
+    });
+    await knex('recognition_tokens').insert({ token_digest: 'digest', user_id: ada, client_id: 'recognizing-airline', expires_at: now, created_at: now });
+    // A limit on an agent, and the limits a partner's client and the demo airline showed but never enforced.
+    const limit = (clientId: string) => ({ user_id: ada, client_id: clientId, currency: 'GBP', per_booking_minor: 10_000, updated_at: now });
+    await knex('agent_spending_limits').insert([limit('agent'), limit('plain-partner'), limit('sandbox-demo-airline')]);
+
+    await knex.migrate.up(migrationConfig);
+    const marks = Object.fromEntries(
+      (await knex('oidc_models').where({ kind: 'Client' }).select('id', 'payload')).map((row) => [row.id, JSON.parse(row.payload).airline ?? false]),
+    );
+    t.deepEqual(marks, { 'linked-airline': true, 'recognizing-airline': true, 'plain-partner': false, agent: false, 'sandbox-demo-airline': false });
+    t.deepEqual((await knex('agent_spending_limits').select('client_id')).map((row) => row.client_id), ['agent'], 'only the agent keeps its limit');
+
+    await knex.migrate.down(migrationConfig);
+    t.false((await knex('oidc_models').where({ kind: 'Client' }).select('payload')).some((row) => 'airline' in JSON.parse(row.payload)), 'down takes the marks back');
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+});

@@ -4,6 +4,7 @@
  * the sweep of expired rows.
  */
 import test from 'ava';
+import { errors } from 'oidc-provider';
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../core/crypto/secret-box.js';
 import { extendDynamicClient, oidcAdapterFactory, sweepExpiredOidcModels } from '../authz/oidc-adapter.js';
@@ -81,7 +82,7 @@ test.serial('consume marks the first use and keeps it', async (t) => {
   const first = (await codes.find('code-1'))?.consumed;
   t.is(first, Math.floor(now.getTime() / 1000));
   now = new Date('2026-11-22T10:00:30Z');
-  await codes.consume('code-1');
+  await t.throwsAsync(codes.consume('code-1'), { instanceOf: errors.InvalidGrant }, 'a second use is refused');
   t.is((await codes.find('code-1'))?.consumed, first);
 });
 

@@ -7,6 +7,7 @@
 import test from 'ava';
 import { systemClock } from '../core/clock.js';
 import { RecognitionTokens } from '../core/identity/recognition-tokens.js';
+import { appsHeaders } from './helpers/apps-api.js';
 import { csrfOf, formActions, isPage, TestBrowser, type Page } from './helpers/browser.js';
 import { createTestDatabase } from './helpers/database.js';
 import { basic, identityCall } from './helpers/identity.js';
@@ -42,7 +43,7 @@ function tokenOf(page: Page): string {
 
 /** A partner airline, and a traveler who signed in and consented to it in `browser`. */
 async function connectedTraveler(name: string, options: { firstName?: string } = {}) {
-  const airline = await createPartnerClient(running, name);
+  const airline = await createPartnerClient(running, name, undefined, { airline: true });
   const config = await clientFor(running, airline.clientId, oauth.ClientSecretBasic(airline.clientSecret));
   const email = uniqueEmail();
   const { tokens, browser } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', traveler: { email } });
@@ -52,7 +53,7 @@ async function connectedTraveler(name: string, options: { firstName?: string } =
 }
 
 test('an unknown client or a redirect_uri that is not registered exactly gets a 400 page that says so and cannot be framed', async (t) => {
-  const airline = await createPartnerClient(running, 'Frame Air');
+  const airline = await createPartnerClient(running, 'Frame Air', undefined, { airline: true });
   const browser = new TestBrowser(new URL(running.config.authUrl).origin);
   for (const [url, words] of [
     [frameUrl('no-such-client'), 'No client no-such-client is registered'],
@@ -70,7 +71,7 @@ test('an unknown client or a redirect_uri that is not registered exactly gets a 
 });
 
 test('the frame may be framed by the client’s registered redirect origins only, is never cached and sends no referrer', async (t) => {
-  const airline = await createPartnerClient(running, 'Origins Air');
+  const airline = await createPartnerClient(running, 'Origins Air', undefined, { airline: true });
   await running.service.db
     .knex('oidc_models')
     .where({ kind: 'Client', id: airline.clientId })
@@ -91,7 +92,7 @@ test('the frame may be framed by the client’s registered redirect origins only
 });
 
 test('without a first-party session the frame is anonymous, offers sign-in and mints nothing', async (t) => {
-  const airline = await createPartnerClient(running, 'Anonymous Air');
+  const airline = await createPartnerClient(running, 'Anonymous Air', undefined, { airline: true });
   const page = await openFrame(new TestBrowser(new URL(running.config.authUrl).origin), frameUrl(airline.clientId));
   t.is(stateOf(page), 'anonymous');
   t.is(tokenOf(page), '');
@@ -146,14 +147,17 @@ test('without a first name the chip greets the traveler by their e-mail’s loca
 
 test('signed in but not connected to this airline (another airline’s traveler, or consent revoked): anonymous', async (t) => {
   const { airline, browser } = await connectedTraveler('Connected Air');
-  const other = await createPartnerClient(running, 'Other Air');
+  const other = await createPartnerClient(running, 'Other Air', undefined, { airline: true });
   const elsewhere = await openFrame(browser, frameUrl(other.clientId));
   t.is(stateOf(elsewhere), 'anonymous', 'another airline’s frame does not recognize the traveler');
   t.is(await tokenRows(other.clientId), 0);
 
   // Connected, then disconnected on the Connected apps API: the grant is gone, so is recognition.
   t.is(stateOf(await openFrame(browser, frameUrl(airline.clientId))), 'recognized');
-  const revoked = await fetch(`${running.config.authUrl}/v1/apps/${airline.clientId}`, { method: 'DELETE', headers: { cookie: browser.cookieHeader('/v1/apps') } });
+  const revoked = await fetch(`${running.config.authUrl}/v1/apps/${airline.clientId}`, {
+    method: 'DELETE',
+    headers: await appsHeaders(running.config.authUrl, browser.cookieHeader('/v1/apps')),
+  });
   t.is(revoked.status, 204);
   const after = await openFrame(browser, frameUrl(airline.clientId));
   t.is(stateOf(after), 'anonymous', 'consent revoked');

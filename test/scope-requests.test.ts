@@ -11,7 +11,7 @@ test('known scopes are read, identity scopes apart, duplicates once', (t) => {
 });
 
 test('an unknown scope is refused with invalid_scope naming it (rule 1)', (t) => {
-  const error = t.throws(() => readScopeRequest('profile.read admin.everything', 'dynamic'), { instanceOf: InvalidScopeError });
+  const error = t.throws(() => readScopeRequest('profile.read admin.everything', 'agent'), { instanceOf: InvalidScopeError });
   t.is(error.code, 'invalid_scope');
   t.regex(error.message, /"admin\.everything"/);
   t.regex(error.message, /loyalty\.read/, 'the list of valid scopes names loyalty.read');
@@ -20,15 +20,15 @@ test('an unknown scope is refused with invalid_scope naming it (rule 1)', (t) =>
 test('loyalty.read is known beside the ten, for partners and dynamic clients alike (rule 1)', (t) => {
   t.deepEqual(readScopeRequest('openid profile.read loyalty.read', 'partner'), { legacy: false, identity: ['openid'], scopes: ['profile.read', 'loyalty.read'] });
   t.deepEqual(readScopeRequest('loyalty.read', 'partner'), { legacy: false, identity: [], scopes: ['loyalty.read'] }, 'loyalty.read alone is a scoped request, not legacy');
-  t.deepEqual(readScopeRequest('loyalty.read', 'dynamic'), { legacy: false, identity: [], scopes: ['loyalty.read'] }, 'not widened to the ten');
+  t.deepEqual(readScopeRequest('loyalty.read', 'agent'), { legacy: false, identity: [], scopes: ['loyalty.read'] }, 'not widened to the ten');
 });
 
 test('no scope: a dynamic client asks for all ten, a partner client is legacy (rule 8)', (t) => {
-  t.deepEqual(readScopeRequest(undefined, 'dynamic'), { legacy: false, identity: [], scopes: [...SCOPE_NAMES] });
-  t.deepEqual(readScopeRequest('openid', 'dynamic'), { legacy: false, identity: ['openid'], scopes: [...SCOPE_NAMES] });
+  t.deepEqual(readScopeRequest(undefined, 'agent'), { legacy: false, identity: [], scopes: [...SCOPE_NAMES] });
+  t.deepEqual(readScopeRequest('openid', 'agent'), { legacy: false, identity: ['openid'], scopes: [...SCOPE_NAMES] });
   t.deepEqual(readScopeRequest('', 'partner'), { legacy: true, identity: [] });
   t.deepEqual(readScopeRequest('openid email', 'partner'), { legacy: true, identity: ['openid', 'email'] });
-  const all = readScopeRequest(undefined, 'dynamic');
+  const all = readScopeRequest(undefined, 'agent');
   t.false(!all.legacy && (all.scopes as string[]).includes('loyalty.read'), '"all ten" never includes loyalty.read');
 });
 

@@ -27,7 +27,7 @@ export function appsPage(input: {
   signOutAction: string;
   notice?: string;
   error?: string;
-  /** By client id, for the apps holding bookings.write. */
+  /** By client id, for the agents holding bookings.write. */
   spendingLimits?: ReadonlyMap<string, AppSpendingLimit>;
 }): string {
   const apps = input.apps.map((app) => {
@@ -41,7 +41,7 @@ export function appsPage(input: {
     );
     return html`<section class="app" aria-labelledby="app-${app.client_id}">
       <h2 id="app-${app.client_id}">${app.client_name}</h2>
-      <p class="hint">Connected since ${app.connected_at.slice(0, 10)}</p>
+      <p class="hint">Connected since ${app.connected_at.slice(0, 10)}${app.kind === 'airline' ? html`. This airline recognizes you on its sites while you are signed in here; Disconnect stops it.` : ''}</p>
       <form method="post" action="${base}/scopes">
         <input type="hidden" name="csrf" value="${input.csrfToken}">
         <fieldset><legend class="hint">Permissions (changes apply when the app next refreshes its access)</legend>${boxes}</fieldset>

@@ -80,8 +80,10 @@ export function consentPage(
     signOut: { action: string; csrfToken: string };
     /** The boxes left ticked when the page comes back with a problem; default: every one not re-asked. */
     ticked?: readonly string[];
-    /** The optional spending limit's fields, offered when the app asks for bookings.write. */
+    /** The optional spending limit's fields, offered when an agent asks for bookings.write. */
     spendingLimit?: { values: LimitFields; problems: readonly LimitProblem[] };
+    /** An airline client (decisions §13): the page says that the airline will recognize the traveler on its sites. */
+    recognizes?: boolean;
   },
 ): string {
   const boxes = form.scopes.map((scope) => {
@@ -101,6 +103,7 @@ export function consentPage(
     html`<p class="hint">Signed in as <strong>${form.signedInAs}</strong>. <a href="${form.switchUrl}">Not you? Sign in with another address</a></p>
     <p><strong>${form.clientName}</strong> asks for these permissions. Untick any you do not want to give.</p>
     ${form.documentHost ? html`<p class="hint">This app is identified by a page on <strong>${form.documentHost}</strong>: only whoever runs that site could have published it; we have not checked who that is.${form.unverifiedHost ? html` After this step it sends you back to <strong>${form.unverifiedHost}</strong>.` : ''}</p>` : ''}
+    ${form.recognizes ? recognitionNotice(form.clientName) : ''}
     ${form.unverifiedHost && !form.documentHost ? html`<p class="hint">This app registered itself: we have not checked who makes it. After this step it sends you back to <strong>${form.unverifiedHost}</strong>.</p>` : ''}
     ${problem(form.error)}
     <form method="post" action="${form.action}">
@@ -117,6 +120,13 @@ export function consentPage(
       <p class="hint">Not your device? <button class="secondary" type="submit">Sign out</button></p>
     </form>`,
   );
+}
+
+/** What connecting an airline means beyond the permissions: it will know the traveler when they visit its sites. */
+function recognitionNotice(airline: string): Html {
+  return html`<p id="recognition-notice"><strong>${airline} will recognize you on its sites.</strong> While you are signed in here, ${airline}'s
+    pages can greet you by name and fill in what you allow below, without asking you to sign in again. To stop it, disconnect
+    ${airline} on your <a href="/account/apps">Connected apps</a> page.</p>`;
 }
 
 /** Shown with bookings.write: a limit is optional, and without one every purchase still waits for the traveler's confirmation. */

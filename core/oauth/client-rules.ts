@@ -101,6 +101,10 @@ export const CreatePartnerClientInput = z.strictObject({
   // The URIs' length is checked with the other redirect rules (redirectUriProblem).
   redirect_uris: z.array(z.string().min(1)).min(1).max(CLIENT_LIMITS.redirectUris),
   public: z.boolean().default(false).describe('A public client has no secret and proves itself with PKCE alone.'),
+  airline: z
+    .boolean()
+    .default(false)
+    .describe('An airline client (decisions §13): served by the identity endpoints and the recognition frame, and its consent page says it will recognize the traveler.'),
 });
 export type CreatePartnerClientInput = z.input<typeof CreatePartnerClientInput>;
 
@@ -112,9 +116,12 @@ export interface CreatedPartnerClient {
   partner_id: string;
   redirect_uris: string[];
   token_endpoint_auth_method: 'client_secret_basic' | 'none';
+  airline: boolean;
 }
 
 /** Pre-registered partner clients (admin command line); implemented by the authorization server. */
 export interface PartnerClients {
   create(input: CreatePartnerClientInput): Promise<CreatedPartnerClient>;
+  /** Marks a partner's client as an airline client, or unmarks it (`airline` false). */
+  setAirline(clientId: string, airline: boolean): Promise<{ client_id: string; partner_id: string; airline: boolean }>;
 }

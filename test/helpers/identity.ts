@@ -1,10 +1,11 @@
 /**
- * The airline's side of the identity API in tests: a partner's confidential client (an airline), a
+ * The airline's side of the identity API in tests: a partner's confidential client marked as an airline, a
  * traveler connecting it through the hosted pages (the code exchange gives `svc_guid`), and the calls its
  * backend makes with Basic credentials.
  */
 import { systemClock, type Clock } from '../../core/clock.js';
 import { RecognitionTokens } from '../../core/identity/recognition-tokens.js';
+import { appsHeaders } from './apps-api.js';
 import { TestBrowser } from './browser.js';
 import { jsonOf, type Json } from './http.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, uniqueEmail, userIdOf, type PartnerClient } from './oauth.js';
@@ -18,7 +19,7 @@ export interface Airline {
 }
 
 export async function createAirline(running: RunningService, name = 'Demo Air'): Promise<Airline> {
-  const partner = await createPartnerClient(running, name);
+  const partner = await createPartnerClient(running, name, undefined, { airline: true });
   const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
   return { clientId: partner.clientId, clientSecret: partner.clientSecret, partner, config };
 }
@@ -104,7 +105,8 @@ export function expiredToken(running: RunningService, userId: string, clientId: 
 
 /** The traveler turns the app off on the Connected apps page (its JSON API, on their own session). */
 export async function disconnect(running: RunningService, traveler: ConnectedTraveler, clientId: string): Promise<void> {
-  const response = await fetch(`${running.url}/v1/apps/${encodeURIComponent(clientId)}`, { method: 'DELETE', headers: { cookie: traveler.browser.cookieHeader('/v1/apps') } });
+  const headers = await appsHeaders(running.url, traveler.browser.cookieHeader('/v1/apps'));
+  const response = await fetch(`${running.url}/v1/apps/${encodeURIComponent(clientId)}`, { method: 'DELETE', headers });
   if (response.status !== 204) throw new Error(`disconnect answered ${response.status}: ${await response.text()}`);
 }
 
@@ -112,7 +114,7 @@ export async function disconnect(running: RunningService, traveler: ConnectedTra
 export async function keepScopes(running: RunningService, traveler: ConnectedTraveler, clientId: string, scopes: string[]): Promise<Json> {
   const response = await fetch(`${running.url}/v1/apps/${encodeURIComponent(clientId)}/scopes`, {
     method: 'PUT',
-    headers: { cookie: traveler.browser.cookieHeader('/v1/apps'), 'content-type': 'application/json' },
+    headers: { ...(await appsHeaders(running.url, traveler.browser.cookieHeader('/v1/apps'))), 'content-type': 'application/json' },
     body: JSON.stringify({ scopes }),
   });
   if (response.status !== 200) throw new Error(`scopes answered ${response.status}: ${await response.text()}`);

@@ -37,10 +37,10 @@ export interface PartnerClient {
   clientSecret: string;
 }
 
-/** A partner with an API key, and a confidential OAuth client of it. */
-export async function createPartnerClient(running: RunningService, name = 'Test Air', planId?: string): Promise<PartnerClient> {
+/** A partner with an API key, and a confidential OAuth client of it (an airline client with `airline`). */
+export async function createPartnerClient(running: RunningService, name = 'Test Air', planId?: string, options: { airline?: boolean } = {}): Promise<PartnerClient> {
   const partner = await running.service.partners.createPartner({ name, plan_id: planId, allowed_operations: null });
-  const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name, redirect_uris: [PARTNER_REDIRECT] });
+  const client = await running.service.partnerClients.create({ partner_id: partner.partner_id, name, redirect_uris: [PARTNER_REDIRECT], airline: options.airline });
   return { partnerId: partner.partner_id, apiKey: partner.api_key, clientId: client.client_id, clientSecret: client.client_secret as string };
 }
 

@@ -31,6 +31,7 @@ import * as flightSandboxOrders from './20261123000024-flight-sandbox-orders.js'
 import * as bookings from './20261123000025-bookings.js';
 import * as purchaseConfirmations from './20261124000026-purchase-confirmations.js';
 import * as identity from './20261124000027-identity.js';
+import * as clientKinds from './20261128000028-client-kinds.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -65,4 +66,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123000025-bookings', bookings],
   ['20261124000026-purchase-confirmations', purchaseConfirmations],
   ['20261124000027-identity', identity],
+  ['20261128000028-client-kinds', clientKinds],
 ];
