@@ -79,6 +79,7 @@ const FIELD_PATHS = [
   ['passengers', 0, 'identity_documents', 0, 'expires_on'], ['passengers', 1, 'born_on'], ['passengers', 1, 'provider_passenger_id'], ['contact_info'],
   ['contact_info', 'email'], ['contact_info', 'phone_number'], ['payment_method_id'], ['currency'], ['user_id'], ['idempotency_key'], ['metadata'],
   ['services'], ['services', 0, 'id'], ['services', 0, 'quantity'], ['order_type'], ['seat_selections'], ['provider_id'], ['customer_id'], ['order_id'], ['unknown_field'],
+  ['expected_total'],
 ] as const;
 
 /** `body` with the value at `path` replaced (or, for `undefined`, removed). */
@@ -181,6 +182,33 @@ test('property: random, boundary and hostile bodies on createProviderBooking and
     [],
     'the bodies reached the checks behind the schema: booked, replayed, refused, not found, in conflict',
   );
+});
+
+test('property: an expected total or seat price past the bound of every amount (up to far past 2^63 minor units) is 400 naming that field; never a 5xx, nothing stored', async (t) => {
+  const currency = fresh.body.currency as string;
+  // Whole parts from 10^11 (the first past the bound) to 10^30, in the offer's currency or one with other minor units.
+  const huge = fc.bigInt({ min: 10n ** 11n, max: 10n ** 30n });
+  const expected = fc
+    .tuple(huge, fc.constantFrom(currency, 'JPY', 'KWD'), fc.constantFrom('', '.0', '.00', '.000'), fc.boolean())
+    .map(([whole, code, fraction, negative]) => ({ field: 'expected_total.amount', change: { expected_total: { amount: `${negative ? '-' : ''}${whole}${fraction}`, currency: code } } }));
+  const seatPrice = fc
+    .tuple(huge, fc.constantFrom(0, 0.5))
+    .map(([whole, extra]) => ({
+      field: 'seat_selections.0.price',
+      change: { seat_selections: [{ segment_id: 'any', passenger_id: fresh.body.passengers[0].provider_passenger_id ?? 'ADULT_1', seat_number: '1A', price: Number(whole) + extra }] },
+    }));
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(expected, seatPrice), fc.constantFrom('book', 'retry'), async ({ field, change }, route) => {
+      const key = `prop-money-${randomUUID()}`;
+      const body = { ...fresh.body, ...change, idempotency_key: key, ...(route === 'retry' ? { order_id: booked.orderId } : {}) };
+      const response = await book(running, ada, 'provider_d', body, route === 'retry' ? '/retry' : '');
+      const answer = await jsonOf(response.clone());
+      const stored = await running.service.db.knex('bookings').where({ user_id: ada.userId, idempotency_key: key }).first();
+      return (await answersInOurEnvelope(response)) && response.status === 400 && answer.code === 'validation_error' && answer.fields?.[field]?.rule === 'max' && stored === undefined;
+    }),
+    { numRuns: 60 },
+  );
+  t.pass();
 });
 
 test('property: cancelProviderBooking with random ids and bodies never gets a 5xx, and cancels nothing it should not', async (t) => {

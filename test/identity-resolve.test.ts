@@ -223,7 +223,7 @@ test('a scope turned off on the Connected apps page narrows the next resolve at 
   t.deepEqual((await resolve(running, airline, { guid: traveler.guid })).body.profile, { email: traveler.email });
 });
 
-test('a self-registered confidential agent cannot resolve an airline’s guid or token', async (t) => {
+test('a self-registered confidential agent is an unknown client here (decisions §13): it resolves neither an airline’s guid nor its token', async (t) => {
   const airline = await createAirline(running);
   const traveler = await connect(running, airline, 'profile.read');
   const agent = await oauth.dynamicClientRegistration(
@@ -235,11 +235,13 @@ test('a self-registered confidential agent cannot resolve an airline’s guid or
   const metadata = agent.clientMetadata();
   const credentials = { clientId: metadata.client_id, clientSecret: metadata.client_secret as string };
   const byGuid = await resolve(running, credentials, { guid: traveler.guid });
-  t.is(byGuid.status, 404);
-  t.is(byGuid.body.error, 'unknown_guid');
-  const byToken = await resolve(running, credentials, { recognition_token: await mintToken(running, traveler.userId, airline.clientId) });
-  t.is(byToken.status, 404);
-  t.is(byToken.body.error, 'unknown_token');
+  t.is(byGuid.status, 401);
+  t.is(byGuid.body.error, 'invalid_client');
+  const token = await mintToken(running, traveler.userId, airline.clientId);
+  const byToken = await resolve(running, credentials, { recognition_token: token });
+  t.is(byToken.status, 401);
+  t.is(byToken.body.error, 'invalid_client');
+  t.is((await resolve(running, airline, { recognition_token: token })).status, 200, 'the token was not used up');
 });
 
 test('Basic client credentials only: missing, malformed, wrong, bearer and x-api-key are 401 invalid_client with a Basic challenge', async (t) => {
@@ -271,12 +273,17 @@ test('Basic client credentials only: missing, malformed, wrong, bearer and x-api
   t.is(keyBeside.status, 200, 'an x-api-key beside valid Basic credentials is ignored');
 });
 
-test('Basic credentials of a public client, or of one registered for client_secret_post: 400 invalid_client', async (t) => {
-  const agent = await registerPublicClient(running);
-  const publicClient = await identityCall(running, 'POST', '/v1/identity/resolve', basic(agent.clientMetadata().client_id, 'anything'), { guid: '00000000-0000-4000-8000-000000000000' });
+test('Basic credentials of a public airline client: 400 invalid_client; of an agent (public, client_secret_post, a metadata document): unknown, 401', async (t) => {
+  const partner = await running.service.partners.createPartner({ name: 'Public Air', allowed_operations: null });
+  const publicAirline = await running.service.partnerClients.create({ partner_id: partner.partner_id, name: 'Public Air', redirect_uris: ['http://localhost:53682/callback'], public: true, airline: true });
+  const publicClient = await identityCall(running, 'POST', '/v1/identity/resolve', basic(publicAirline.client_id, 'anything'), { guid: '00000000-0000-4000-8000-000000000000' });
   t.is(publicClient.status, 400);
   t.like(publicClient.body, { error: 'invalid_client', code: 'invalid_client' });
   t.is(publicClient.headers.get('www-authenticate'), null);
+
+  const agent = await registerPublicClient(running);
+  const publicAgent = await identityCall(running, 'POST', '/v1/identity/resolve', basic(agent.clientMetadata().client_id, 'anything'), { guid: '00000000-0000-4000-8000-000000000000' });
+  t.is(publicAgent.status, 401, 'an agent is unknown here');
 
   const post = await oauth.dynamicClientRegistration(
     new URL(running.config.authUrl),
@@ -286,11 +293,11 @@ test('Basic credentials of a public client, or of one registered for client_secr
   );
   const metadata = post.clientMetadata();
   const answer = await identityCall(running, 'POST', '/v1/identity/resolve', basic(metadata.client_id, metadata.client_secret as string), { guid: '00000000-0000-4000-8000-000000000000' });
-  t.is(answer.status, 400);
+  t.is(answer.status, 401);
   t.like(answer.body, { error: 'invalid_client' });
 
   const urlClient = await identityCall(running, 'POST', '/v1/identity/resolve', basic('https://agent.example/client.json', 'x'), { guid: '00000000-0000-4000-8000-000000000000' });
-  t.is(urlClient.status, 400, 'a metadata-document client is public');
+  t.is(urlClient.status, 401, 'a metadata-document client is an agent: unknown here');
 });
 
 test('the body: both, neither or another field is the validation envelope; a non-string is too', async (t) => {

@@ -35,7 +35,7 @@ test('a new traveler signs in with a 6-digit code, and a returning one with 8', 
   t.is(claims.email, email);
   t.is(claims.sub, user.id);
   t.is(claims.client_id, agent.clientMetadata().client_id);
-  t.is(claims.aud, running.config.baseUrl);
+  t.is(claims.aud, `${running.config.baseUrl}/v1/mcp`, 'an agent asking for no resource gets the tool endpoint (decisions §13)');
   t.is(claims.scope, 'profile.read');
   t.truthy(claims.jti);
   t.is((claims.exp as number) - (claims.iat as number), 900);

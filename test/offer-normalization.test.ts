@@ -10,7 +10,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import type { OfferNormalizer } from '../core/flights/offer-normalizer.js';
 import { Offer } from '../core/flights/offer-schemas.js';
-import { minorUnits } from '../core/money/money.js';
+import { MAX_WHOLE_DIGITS, minorUnits } from '../core/money/money.js';
 import { ValidationError } from '../core/errors.js';
 import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
@@ -21,6 +21,8 @@ import { providerEOffers } from '../providers/flights/provider-e/normalizer.js';
 /** When the golden files were made: offers without an expiry of their own live from then. */
 const NOW = new Date('2026-05-20T09:00:00Z');
 const CURRENCIES = ['GBP', 'USD', 'EUR', 'JPY', 'KWD'] as const;
+/** The first whole amount past the bound of every amount (core/money). */
+const MAX_WHOLE = 10n ** BigInt(MAX_WHOLE_DIGITS);
 
 type Native = Record<string, unknown>;
 
@@ -213,6 +215,24 @@ for (const providerCase of CASES) {
         },
       ),
       { numRuns: 300 },
+    );
+    t.pass();
+  });
+
+  test(`${provider} property: an amount past the bound (10^11 of its currency, to far past 2^63 minor units) is refused naming a native field, rule max`, (t) => {
+    const whole = fc.oneof(fc.bigInt({ min: 10n ** 10n, max: 10n ** 12n }), fc.bigInt({ min: 10n ** 12n, max: 10n ** 30n }), fc.constantFrom(MAX_WHOLE - 1n, MAX_WHOLE, MAX_WHOLE + 1n));
+    fc.assert(
+      fc.property(fc.constantFrom(...fixtures.map((item) => item.native)), fc.constantFrom(...CURRENCIES), whole, fc.boolean(), (native, currency, amount, asTotal) => {
+        // A large base is a large total too where the fixture's shape keeps base below the total.
+        const variant = providerCase.vary(native, currency, asTotal ? amount.toString() : '10', asTotal ? '10' : amount.toString(), 1);
+        try {
+          Offer.parse(providerCase.normalizer.normalize(variant, NOW).offer);
+          return amount < MAX_WHOLE;
+        } catch (error) {
+          return amount >= MAX_WHOLE && error instanceof ValidationError && Object.values(error.fields).some((field) => field.rule === 'max');
+        }
+      }),
+      { numRuns: 200 },
     );
     t.pass();
   });

@@ -10,7 +10,7 @@ import type { OrderPassenger } from '../flights/flight-provider.js';
 import type { BookableOffer } from '../flights/offers.js';
 import type { Offer, SeatMap } from '../flights/offer-schemas.js';
 import type { ProviderCapabilities } from '../flights/schemas.js';
-import { fromMinorUnits, toDecimalString, toMinorUnits } from '../money/money.js';
+import { boundProblem, fromMinorUnits, maxAmount, toDecimalString, toMinorUnits, withinBound } from '../money/money.js';
 import { travelerTypeOn } from '../passengers/traveler-type.js';
 import type { BookingPassengerInput, CreateBookingRequest } from './schemas.js';
 
@@ -76,6 +76,7 @@ export function planBooking(input: {
   const currency = offer.total_currency;
   const seatsMinor = seats.reduce((sum, seat) => sum + (seat.price === null ? 0n : toMinorUnits(seat.price, currency)), 0n);
   const amountMinor = toMinorUnits(offer.total_amount, currency) + services.totalMinor + seatsMinor;
+  checkTotal(amountMinor, toMinorUnits(offer.total_amount, currency), services.totalMinor, currency);
   return { passengers, seats, services: services.chosen, amountMinor, amount: fromMinorUnits(amountMinor, currency), currency, orderType };
 }
 
@@ -201,6 +202,12 @@ function planSeats(request: CreateBookingRequest, offer: Offer, passengers: Plan
     }
     taken.add(perPassenger).add(perSeat);
     const price = map.pricing[selection.seat_number];
+    // The seat map is the provider's answer: an absurd price is refused, not stored (numeric(14,3)).
+    const priceProblem = price && price.amount > 0 ? boundProblem(toMinorUnits(price.amount, offer.total_currency), offer.total_currency, `${field}.seat_number`) : undefined;
+    if (priceProblem) {
+      problems.push({ ...priceProblem, message: `seat ${selection.seat_number} is priced ${price?.amount} ${offer.total_currency} in the seat map, beyond the largest amount taken (${maxAmount(offer.total_currency)}): choose another seat` });
+      return;
+    }
     seats.push({
       segmentId: selection.segment_id,
       providerPassengerId: selection.passenger_id,
@@ -236,4 +243,22 @@ function planServices(request: CreateBookingRequest, offer: Offer, problems: Fie
     chosen.push({ id: selection.id, quantity: selection.quantity });
   });
   return { chosen, totalMinor };
+}
+
+/**
+ * The booking's total is held to the bound of every amount (core/money: MAX_WHOLE_DIGITS), so that its
+ * minor units stay exact wherever it goes (the processor's Number, the booking's JSON total). Each part is
+ * within it; their sum may not be. The field named is what took it over: the offer itself (one stored
+ * before the bound), or the services, or the seats.
+ */
+function checkTotal(amountMinor: bigint, offerMinor: bigint, servicesMinor: bigint, currency: string): void {
+  if (withinBound(amountMinor, currency)) return;
+  const field = !withinBound(offerMinor, currency) ? 'offer_id' : !withinBound(offerMinor + servicesMinor, currency) ? 'services' : 'seat_selections';
+  throw new ValidationError([
+    {
+      field,
+      rule: 'max',
+      message: `the booking's total would be ${fromMinorUnits(amountMinor, currency)} ${currency}, beyond the largest amount taken (${maxAmount(currency)} ${currency}): ${field === 'offer_id' ? 'this offer cannot be booked; ask the provider for a new one' : `book with fewer ${field === 'services' ? 'services' : 'paid seats'}`}`,
+    },
+  ]);
 }

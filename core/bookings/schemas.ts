@@ -4,7 +4,8 @@
  * tools and the OpenAPI document.
  */
 import { z } from 'zod';
-import { CurrencyCode, DecimalString } from '../flights/offer-schemas.js';
+import { amountBoundIssue, CurrencyCode, DecimalString } from '../flights/offer-schemas.js';
+import { MAX_WHOLE_DIGITS, minorUnits } from '../money/money.js';
 import { ProviderId } from '../flights/schemas.js';
 import { Passenger } from '../passengers/schemas.js';
 import { CalendarDate, PersonName } from '../validation.js';
@@ -65,7 +66,13 @@ export const SeatSelectionInput = z
     seat_number: z.string().regex(/^\d{1,3}[A-Z]$/, 'a seat such as 14C'),
     row: z.string().max(3).optional(),
     column: z.string().max(1).optional(),
-    price: z.number().min(0).optional().describe('Informative: the price is the seat map’s.'),
+    price: z
+      .number()
+      .min(0)
+      // Below 10^11, as every amount (core/money: MAX_WHOLE_DIGITS).
+      .lt(10 ** MAX_WHOLE_DIGITS)
+      .optional()
+      .describe('Informative: the price is the seat map’s.'),
     currency: CurrencyCode.optional(),
   })
   .meta({
@@ -82,6 +89,20 @@ export const ServiceSelection = z.strictObject({
 /** Stable quotes: the total the caller showed the traveler; another current total is 409 total_changed. */
 export const ExpectedTotal = z
   .strictObject({ amount: DecimalString.describe('The total as a decimal string, services and seats included.'), currency: CurrencyCode })
+  .superRefine((expected, context) => {
+    // Checked here, so that the envelope names expected_total.amount or .currency rather than a bare `amount`.
+    const digits = minorUnits(expected.currency);
+    if (digits === undefined) {
+      context.addIssue({ code: 'custom', path: ['currency'], input: expected.currency, message: `${expected.currency} is not an ISO 4217 currency` });
+      return;
+    }
+    if (/[1-9]/.test((expected.amount.split('.')[1] ?? '').slice(digits))) {
+      context.addIssue({ code: 'custom', path: ['amount'], input: expected.amount, message: `${expected.amount} has more decimal places than ${expected.currency} has (${digits})` });
+      return;
+    }
+    const tooLarge = amountBoundIssue(expected.amount, expected.currency, ['amount']);
+    if (tooLarge) context.addIssue(tooLarge);
+  })
   .describe(
     'The total you showed the traveler (offer, services and seats). When the current total is another, the booking is refused with 409 total_changed (both totals in the error) before any card is touched.',
   );

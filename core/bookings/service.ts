@@ -6,11 +6,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConflictError, ForbiddenError, NotFoundError, PriceChangedError, UnprocessableError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, PriceChangedError, UnprocessableError, ValidationError } from '../errors.js';
 import type { BookableOffer, OfferService } from '../flights/offers.js';
 import type { Owner } from '../flights/owner.js';
 import type { ProviderCatalog } from '../flights/provider-catalog.js';
-import { toMinorUnits } from '../money/money.js';
+import { boundProblem, maxAmount, toMinorUnits } from '../money/money.js';
 import type { PaymentMethodService } from '../payment-methods/service.js';
 import { planBooking } from './booking-plan.js';
 import type { PurchaseGate } from './purchase-gate.js';
@@ -138,6 +138,12 @@ export class BookingService {
     }
     const change = row.failure?.priceChange;
     if (row.status !== 'failed' || change?.orderId !== request.order_id) return answerOf(await this.#settled(row));
+    // The new total is the provider's word: one beyond the bound of every amount cannot be charged.
+    const tooLarge = boundProblem(toMinorUnits(change.newTotalAmount, change.currency), change.currency, 'order_id');
+    if (tooLarge) {
+      const message = `the provider's new total for order ${change.orderId}, ${change.newTotalAmount} ${change.currency}, is beyond the largest amount taken (${maxAmount(change.currency)} ${change.currency}): it cannot be paid; book another offer`;
+      throw new ValidationError([{ ...tooLarge, message }]);
+    }
     const owner = this.#saga.newOwner();
     const taken = await store.takeLease(this.deps.db, row.id, ['failed'], owner, this.#saga.leaseUntil(), this.deps.clock.now());
     if (!taken) return answerOf(await this.#settled(row));

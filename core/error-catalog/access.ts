@@ -77,8 +77,8 @@ export const ACCESS_ERRORS: readonly ErrorGroup[] = [
       },
       token_partner_mismatch: {
         status: 403,
-        title: 'The token belongs to another partner',
-        help: 'The access token was issued to another partner’s OAuth client than the one your API key belongs to: use a token obtained by your own client.',
+        title: 'The token is not your client’s',
+        help: 'A REST call’s access token must be issued to an OAuth client of the partner your API key belongs to. A token of another partner’s client, or of a self-registered agent (which belongs to no partner, and acts through the tool endpoint /v1/mcp only), is refused: use a token obtained by your own client.',
         retryable: false,
         needsUser: false,
       },
@@ -99,7 +99,14 @@ export const ACCESS_ERRORS: readonly ErrorGroup[] = [
       csrf_token_invalid: {
         status: 403,
         title: 'The CSRF token is missing or wrong',
-        help: 'A change made with the traveler’s browser session must carry the session’s CSRF token in the `x-csrf-token` header: `GET /v1/payments/tokenization-session` gives it.',
+        help: 'A change made with the traveler’s browser session must carry the session’s CSRF token in the `x-csrf-token` header: `GET /v1/payments/tokenization-session` gives it in its body, `GET /v1/apps` in its `x-csrf-token` response header (the same token).',
+        retryable: false,
+        needsUser: false,
+      },
+      cross_site_request: {
+        status: 403,
+        title: 'Sent from another site’s page',
+        help: 'A change made with the traveler’s browser cookie is accepted only from the service’s own pages and, on the payment routes, from the partner pages listed in COMPONENT_ORIGINS, by their exact origin: the browser’s `Origin` named another one (or `null`), or its `Sec-Fetch-Site` said cross-site. Call from an allowed page, or ask for your page’s origin to be added to COMPONENT_ORIGINS.',
         retryable: false,
         needsUser: false,
       },

@@ -5,7 +5,7 @@
  * `expires_at` is UTC.
  */
 import { z } from 'zod';
-import { minorUnits } from '../money/money.js';
+import { MAX_WHOLE_DIGITS, maxAmount, minorUnits } from '../money/money.js';
 import {
   AVAILABLE_SERVICE_EXAMPLE,
   FARE_CLASS_METADATA_EXAMPLE,
@@ -20,7 +20,21 @@ import {
 export const DecimalString = z
   .string()
   .regex(/^-?\d+(\.\d+)?$/, 'a decimal amount such as "512.46"')
-  .describe('A decimal amount as a string, with exactly the minor units of its currency (GBP "512.46", JPY "154300", KWD "62.450").');
+  .describe(
+    `A decimal amount as a string, with exactly the minor units of its currency (GBP "512.46", JPY "154300", KWD "62.450"), and at most ${MAX_WHOLE_DIGITS} digits before the decimal point (up to "99999999999.99" GBP): a larger amount is refused with a validation error naming its field (rule \`max\`).`,
+  );
+
+/**
+ * The zod issue of `amount` (a DecimalString) when it is beyond the bound of every amount (MAX_WHOLE_DIGITS
+ * of `currency`): the validation envelope names `path` with rule `max` and the largest amount taken.
+ */
+export function amountBoundIssue(amount: string, currency: string, path: PropertyKey[]): z.core.$ZodRawIssue | undefined {
+  // An unknown currency has its own issue; the fraction's rule is the currency's minor units.
+  if (minorUnits(currency) === undefined) return undefined;
+  const whole = (amount.replace(/^-/, '').split('.')[0] ?? '').replace(/^0+/, '');
+  if (whole.length <= MAX_WHOLE_DIGITS) return undefined;
+  return { code: 'too_big', origin: 'number', maximum: Number(maxAmount(currency)), inclusive: true, path, input: amount };
+}
 
 export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as GBP').describe('ISO 4217 currency code.');
 
@@ -187,6 +201,9 @@ export const Offer = z
         context.addIssue({ code: 'custom', path: [path], message: `${currency} is not an ISO 4217 currency` });
       } else if ((amount.split('.')[1] ?? '').length !== digits) {
         context.addIssue({ code: 'custom', path: [path], message: `${amount} must have ${digits} decimal places in ${currency}` });
+      } else {
+        const tooLarge = amountBoundIssue(amount, currency, [path]);
+        if (tooLarge) context.addIssue(tooLarge);
       }
     }
   })

@@ -4,7 +4,7 @@
  * turn any of them into that one form without going through binary floating point arithmetic.
  */
 import currencyCodes from 'currency-codes';
-import { ValidationError } from '../errors.js';
+import { ValidationError, type FieldError } from '../errors.js';
 
 /** ISO 4217 codes that are not money a traveler pays in: metals, funds, drawing rights, testing, none. */
 const NOT_PAYABLE = new Set(['XAU', 'XAG', 'XPT', 'XPD', 'XDR', 'XSU', 'XUA', 'XBA', 'XBB', 'XBC', 'XBD', 'XTS', 'XXX']);
@@ -24,7 +24,7 @@ export function minorUnits(currency: string): number | undefined {
 export function toDecimalString(amount: string | number, currency: string, field = 'amount'): string {
   const digits = minorUnits(currency);
   if (digits === undefined) throw new ValidationError([{ field, rule: 'iso_4217', message: `${currency} is not an ISO 4217 currency` }]);
-  const text = typeof amount === 'number' ? numberToPlainString(amount) : amount.trim();
+  const text = typeof amount === 'number' ? numberToPlainString(amount, field) : amount.trim();
   const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
   if (!match) throw new ValidationError([{ field, rule: 'decimal', message: `${String(amount)} is not a decimal amount` }]);
   const [, sign, whole, fraction = ''] = match as unknown as [string, string, string, string | undefined];
@@ -38,6 +38,60 @@ export function toDecimalString(amount: string | number, currency: string, field
   const padded = units.toString().padStart(digits + 1, '0');
   const body = digits === 0 ? padded : `${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
   return units === 0n ? body : `${sign}${body}`;
+}
+
+/**
+ * The most digits an amount may have before its decimal point, in any currency: every amount we take from
+ * outside (a partner's offer, a provider's answer, an expected total) is below 10^11 of its currency,
+ * i.e. at most 99999999999.99 GBP, 99999999999 JPY, 99999999999.999 KWD, with exactly the currency's
+ * minor units. Why 11:
+ * - a seat's price is kept in `numeric(14,3)` (booking_seat_selections.price), which holds 11 digits
+ *   before the point: the narrowest money column;
+ * - a booking's total (the offer, up to 20 services of 9 each, up to 40 seats) is summed as a bigint and
+ *   held to the same bound, so its minor units stay below 10^15 (KWD: 10^14; a four-decimal unit such as
+ *   CLF: 10^15). That is under Number.MAX_SAFE_INTEGER (about 9.007 × 10^15), so the `Number()` the
+ *   payment processor is sent is exact, the `bigint` columns (up to 2^63 − 1) are far away, and the
+ *   booking's `total_amount`, a JSON number of at most 15 significant digits, reads back exactly;
+ * - 100 billion of a currency is still far above any real fare, even in the currencies with the most
+ *   units to the dollar: nine first-class round trips, some USD 150 000, are about 4 billion Vietnamese
+ *   dong or 14 billion Lebanese pounds.
+ */
+export const MAX_WHOLE_DIGITS = 11;
+
+/** The largest amount of `currency` we take (see MAX_WHOLE_DIGITS), in its minor units. */
+export function maxMinorUnits(currency: string): bigint {
+  return 10n ** BigInt(MAX_WHOLE_DIGITS + (minorUnits(currency) ?? 0)) - 1n;
+}
+
+/** The largest amount of `currency` we take, as a decimal string: "99999999999.99" for GBP. */
+export function maxAmount(currency: string): string {
+  return fromMinorUnits(maxMinorUnits(currency), currency);
+}
+
+/** Whether `units` (minor units of `currency`, either sign) is within MAX_WHOLE_DIGITS. */
+export function withinBound(units: bigint, currency: string): boolean {
+  return (units < 0n ? -units : units) <= maxMinorUnits(currency);
+}
+
+/** The field error of an amount beyond the bound, or undefined when `units` is within it. */
+export function boundProblem(units: bigint, currency: string, field: string): FieldError | undefined {
+  if (withinBound(units, currency)) return undefined;
+  return {
+    field,
+    rule: 'max',
+    message: `${field} is ${fromMinorUnits(units, currency)} ${currency}, beyond the largest amount taken (${maxAmount(currency)} ${currency}): no fare is that large, so check the amount and its currency`,
+  };
+}
+
+/**
+ * An amount from outside (a partner's offer, a provider's answer): toDecimalString, and within
+ * MAX_WHOLE_DIGITS of its currency, or ValidationError naming `field` (rule `max`).
+ */
+export function toBoundedDecimalString(amount: string | number, currency: string, field = 'amount'): string {
+  const decimal = toDecimalString(amount, currency, field);
+  const problem = boundProblem(BigInt(decimal.replace('.', '')), currency, field);
+  if (problem) throw new ValidationError([problem]);
+  return decimal;
 }
 
 /** a − b − c ... in minor units of `currency`, as a decimal string (for tax = total − base − fees). */
@@ -62,8 +116,8 @@ export function fromMinorUnits(units: bigint, currency: string): string {
 }
 
 /** A number as plain decimal digits (no exponent), the shortest that reads back as the same number. */
-function numberToPlainString(value: number): string {
-  if (!Number.isFinite(value)) throw new ValidationError([{ field: 'amount', rule: 'decimal', message: `${value} is not a finite amount` }]);
+function numberToPlainString(value: number, field: string): string {
+  if (!Number.isFinite(value)) throw new ValidationError([{ field, rule: 'decimal', message: `${value} is not a finite amount` }]);
   const text = String(value);
   if (!/e/i.test(text)) return text;
   // Exponent notation: huge values are integers; tiny ones fit in 20 fraction digits.

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
-import { subtract, toDecimalString } from '../../../core/money/money.js';
+import { subtract, toBoundedDecimalString } from '../../../core/money/money.js';
 import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { WireOffer, WirePricing } from './wire.js';
 
@@ -56,12 +56,12 @@ export function toOffer(native: WireOffer, now: Date): Offer {
     id: offerIdOf(native),
     provider_id: PROVIDER_ID,
     expires_at: expiresAt(native, now),
-    total_amount: toDecimalString(native.price.grandTotal, currency, 'price.grandTotal'),
+    total_amount: toBoundedDecimalString(native.price.grandTotal, currency, 'price.grandTotal'),
     total_currency: currency,
-    base_amount: toDecimalString(native.price.base, currency, 'price.base'),
+    base_amount: toBoundedDecimalString(native.price.base, currency, 'price.base'),
     base_currency: currency,
     // grandTotal adds paid extras (bags, seats) to total: those are not tax.
-    tax_amount: subtract(currency, toDecimalString(native.price.total, currency, 'price.total'), native.price.base, ...fees),
+    tax_amount: subtract(currency, toBoundedDecimalString(native.price.total, currency, 'price.total'), native.price.base, ...fees),
     tax_currency: currency,
     total_emissions_kg: emissions.length > 0 ? String(emissions.reduce((sum, item) => sum + item.weight, 0)) : null,
     // Whether documents are needed is known after pricing (bookingRequirements).
@@ -199,7 +199,7 @@ export function toPricedOffer(pricing: WirePricing, now: Date): Offer {
     if (found.some((item) => item.notApplicable)) return { allowed: false, penalty_amount: null, penalty_currency: null };
     const penalties = found.map((item) => item.maxPenaltyAmount).filter((amount): amount is string => amount !== undefined);
     const highest = penalties.sort((a, b) => Number(b) - Number(a))[0];
-    return { allowed: true, penalty_amount: highest ? toDecimalString(highest, currency) : null, penalty_currency: highest ? currency : null };
+    return { allowed: true, penalty_amount: highest ? toBoundedDecimalString(highest, currency, 'included.detailed-fare-rules.rules.maxPenaltyAmount') : null, penalty_currency: highest ? currency : null };
   };
   const refund = rule('REFUND') ?? offer.conditions.refund_before_departure ?? null;
   const change = rule('EXCHANGE') ?? offer.conditions.change_before_departure ?? null;
@@ -207,7 +207,7 @@ export function toPricedOffer(pricing: WirePricing, now: Date): Offer {
     id: `bag-${key}`,
     type: 'baggage' as const,
     name: bag.name === 'CHECKED_BAG' ? 'Checked bag' : bag.name,
-    total_amount: toDecimalString(bag.price.amount, bag.price.currencyCode),
+    total_amount: toBoundedDecimalString(bag.price.amount, bag.price.currencyCode, `included.bags.${key}.price.amount`),
     total_currency: bag.price.currencyCode,
     segment_ids: bag.segmentIds,
     passenger_ids: bag.travelerIds,

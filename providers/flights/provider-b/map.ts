@@ -5,7 +5,7 @@
  * conditions and baggage the offer states (providers.md §2).
  */
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
-import { toDecimalString } from '../../../core/money/money.js';
+import { toBoundedDecimalString } from '../../../core/money/money.js';
 import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import { toUtcIso } from '../../../core/time.js';
 import type { WireOffer } from './wire.js';
@@ -16,10 +16,10 @@ type Penalty = { allowed: boolean; penalty_amount?: string | null; penalty_curre
 
 export function toOffer(native: WireOffer): Offer {
   const money = (amount: string | null | undefined, currency: string | null | undefined, field: string) =>
-    amount != null && currency != null ? toDecimalString(amount, currency, field) : null;
+    amount != null && currency != null ? toBoundedDecimalString(amount, currency, field) : null;
   const conditions = {
-    refund_before_departure: penalty(native.conditions.refund_before_departure),
-    change_before_departure: penalty(native.conditions.change_before_departure),
+    refund_before_departure: penalty(native.conditions.refund_before_departure, 'conditions.refund_before_departure.penalty_amount'),
+    change_before_departure: penalty(native.conditions.change_before_departure, 'conditions.change_before_departure.penalty_amount'),
   };
   const services = (native.available_services ?? []).map((item, index) => service(item, index));
   return {
@@ -28,7 +28,7 @@ export function toOffer(native: WireOffer): Offer {
     ...(native.created_at ? { created_at: toUtcIso(native.created_at) } : {}),
     ...(native.updated_at ? { updated_at: toUtcIso(native.updated_at) } : {}),
     expires_at: toUtcIso(native.expires_at),
-    total_amount: toDecimalString(native.total_amount, native.total_currency, 'total_amount'),
+    total_amount: toBoundedDecimalString(native.total_amount, native.total_currency, 'total_amount'),
     total_currency: native.total_currency,
     base_amount: money(native.base_amount, native.base_currency, 'base_amount'),
     base_currency: native.base_amount != null ? (native.base_currency ?? null) : null,
@@ -44,14 +44,14 @@ export function toOffer(native: WireOffer): Offer {
       type: passenger.type ?? typeFromAge(passenger.age),
       age: passenger.age ?? null,
     })),
-    slices: native.slices.map((slice) => ({
+    slices: native.slices.map((slice, sliceIndex) => ({
       id: slice.id,
       origin: place(slice.origin),
       destination: place(slice.destination),
       duration: slice.duration ?? null,
       fare_brand_name: slice.fare_brand_name ?? null,
       conditions: {
-        change_before_departure: penalty(slice.conditions.change_before_departure),
+        change_before_departure: penalty(slice.conditions.change_before_departure, `slices.${sliceIndex}.conditions.change_before_departure.penalty_amount`),
         advance_seat_selection: slice.conditions.advance_seat_selection ?? null,
         priority_boarding: slice.conditions.priority_boarding ?? null,
         priority_check_in: slice.conditions.priority_check_in ?? null,
@@ -91,13 +91,13 @@ export function toOffer(native: WireOffer): Offer {
   };
 }
 
-function penalty(value: Penalty) {
+function penalty(value: Penalty, field: string) {
   if (!value) return null;
   const amount = value.penalty_amount ?? null;
   const currency = value.penalty_currency ?? null;
   return {
     allowed: value.allowed,
-    penalty_amount: amount !== null && currency !== null ? toDecimalString(amount, currency) : null,
+    penalty_amount: amount !== null && currency !== null ? toBoundedDecimalString(amount, currency, field) : null,
     penalty_currency: amount !== null ? currency : null,
   };
 }
@@ -113,7 +113,7 @@ function service(native: NonNullable<WireOffer['available_services']>[number], i
     id: native.id,
     type,
     ...(type === 'baggage' ? { name: metadata.type === 'carry_on' ? 'Carry-on bag' : 'Checked bag' } : {}),
-    total_amount: toDecimalString(native.total_amount, native.total_currency, `available_services.${index}.total_amount`),
+    total_amount: toBoundedDecimalString(native.total_amount, native.total_currency, `available_services.${index}.total_amount`),
     total_currency: native.total_currency,
     segment_ids: native.segment_ids,
     passenger_ids: native.passenger_ids,
@@ -136,8 +136,8 @@ function fareClassMetadata(native: WireOffer, services: AvailableService[]): Far
   const firstSlice = native.slices[0] as WireOffer['slices'][number];
   const bags = firstSlice.segments[0]?.passengers[0]?.baggages ?? [];
   const count = (type: 'checked' | 'carry_on') => bags.filter((bag) => bag.type === type).reduce((sum, bag) => sum + bag.quantity, 0);
-  const refund = penalty(native.conditions.refund_before_departure);
-  const change = penalty(native.conditions.change_before_departure);
+  const refund = penalty(native.conditions.refund_before_departure, 'conditions.refund_before_departure.penalty_amount');
+  const change = penalty(native.conditions.change_before_departure, 'conditions.change_before_departure.penalty_amount');
   const checked = count('checked');
   return {
     seat_selection_allowed: firstSlice.conditions.advance_seat_selection ?? false,

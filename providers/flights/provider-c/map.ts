@@ -9,7 +9,7 @@
 import { ValidationError } from '../../../core/errors.js';
 import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
-import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
+import { fromMinorUnits, toBoundedDecimalString, toMinorUnits } from '../../../core/money/money.js';
 import { toUtcIso } from '../../../core/time.js';
 import type { WireOffer } from './wire.js';
 
@@ -32,13 +32,14 @@ export function toOffer(native: WireOffer): Offer {
   const perPassenger = (pick: (item: WireOffer['OfferItem'][number]) => { amount: string; curCode: string } | undefined, field: string) =>
     native.OfferItem.reduce((sum, item, index) => {
       const amount = pick(item);
-      return amount ? sum + toMinorUnits(toDecimalString(amount.amount, amount.curCode, `OfferItem.${index}.${field}`), currency) * BigInt(item.FareDetail.PaxRefID.length) : sum;
+      return amount ? sum + toMinorUnits(toBoundedDecimalString(amount.amount, amount.curCode, `OfferItem.${index}.${field}`), currency) * BigInt(item.FareDetail.PaxRefID.length) : sum;
     }, 0n);
   const components = native.OfferItem.flatMap((item) => item.FareDetail.FareComponent);
-  const refund = penalty(components.map((component) => component.CancelRestrictions).filter((item): item is Restriction => item !== undefined), currency);
+  const refund = penalty(components.map((component) => component.CancelRestrictions).filter((item): item is Restriction => item !== undefined), currency, 'OfferItem.FareDetail.FareComponent.CancelRestrictions.Fee.Amount.amount');
   const change = penalty(
     components.flatMap((component) => component.ChangeRestrictions ?? []).filter((item) => !item.JourneyStageCode || /prior to departure/i.test(item.JourneyStageCode)),
     currency,
+    'OfferItem.FareDetail.FareComponent.ChangeRestrictions.Fee.Amount.amount',
   );
   const priceClassOf = (journeyId: string) => {
     const classId = native.JourneyOverview?.JourneyPriceClass.find((item) => item.PaxJourneyRefID === journeyId)?.PriceClassRefID;
@@ -66,7 +67,7 @@ export function toOffer(native: WireOffer): Offer {
     id: native.OfferID,
     provider_id: PROVIDER_ID,
     expires_at: toUtcIso(native.OfferExpirationTimeLimitDateTime),
-    total_amount: toDecimalString(native.TotalPrice.TotalAmount.amount, currency, 'TotalPrice.TotalAmount.amount'),
+    total_amount: toBoundedDecimalString(native.TotalPrice.TotalAmount.amount, currency, 'TotalPrice.TotalAmount.amount'),
     total_currency: currency,
     base_amount: fromMinorUnits(base, currency),
     base_currency: currency,
@@ -154,12 +155,12 @@ export function toOffer(native: WireOffer): Offer {
 }
 
 /** Allowed only if every component allows it; the penalty is the highest fee across them. */
-function penalty(restrictions: Restriction[], currency: string) {
+function penalty(restrictions: Restriction[], currency: string, field: string) {
   if (restrictions.length === 0) return null;
   if (restrictions.some((restriction) => !restriction.AllowedModificationInd)) return { allowed: false, penalty_amount: null, penalty_currency: null };
   const fees = restrictions.map((restriction) => restriction.Fee?.Amount).filter((fee) => fee !== undefined);
   if (fees.length === 0) return { allowed: true, penalty_amount: null, penalty_currency: null };
-  const highest = fees.map((fee) => toMinorUnits(toDecimalString(fee.amount, fee.curCode), currency)).reduce((a, b) => (b > a ? b : a));
+  const highest = fees.map((fee) => toMinorUnits(toBoundedDecimalString(fee.amount, fee.curCode, field), currency)).reduce((a, b) => (b > a ? b : a));
   return { allowed: true, penalty_amount: fromMinorUnits(highest, currency), penalty_currency: currency };
 }
 

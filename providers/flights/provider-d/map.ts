@@ -11,7 +11,7 @@
  */
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
-import { toDecimalString } from '../../../core/money/money.js';
+import { toBoundedDecimalString } from '../../../core/money/money.js';
 import type { WireBagCombination, WireOffer, WireSearchItem } from './wire.js';
 
 export const PROVIDER_ID = 'provider_d';
@@ -33,7 +33,7 @@ export function toOffer(native: WireOffer, now: Date): Offer {
     ...Array.from({ length: seats.infants }, () => 'infant_without_seat' as const),
   ].map((type, index) => ({ id: String(index), type, age: null }));
   const checked = check?.conversion?.currency === currency ? { amount: check.conversion.amount, field: 'check_flights.conversion.amount' } : undefined;
-  const total = toDecimalString(checked?.amount ?? item.price, currency, checked?.field ?? 'data.0.price');
+  const total = toBoundedDecimalString(checked?.amount ?? item.price, currency, checked?.field ?? 'data.0.price');
   const expiresAt = new Date(now.getTime() + OFFER_LIFETIME_MS).toISOString();
   const prioritySegments = new Set((check?.flights ?? []).filter((flight) => flight.forced_priority_boarding).map((flight) => flight.id));
   const carryOn = item.baglimit?.hand_weight ? 1 : 0;
@@ -137,7 +137,7 @@ function services(native: WireOffer, item: WireSearchItem, passengerIds: string[
           id: combinationId(combination),
           type: 'baggage' as const,
           name: `${combination.indices.length} checked bag${combination.indices.length === 1 ? '' : 's'}`,
-          total_amount: toDecimalString(combination.price.amount, currency, `check_flights.baggage.combinations.hold_bag.${index}.price.amount`),
+          total_amount: toBoundedDecimalString(combination.price.amount, currency, `check_flights.baggage.combinations.hold_bag.${index}.price.amount`),
           total_currency: currency,
           segment_ids: segmentIds,
           passenger_ids: passengerIds,
@@ -156,7 +156,7 @@ function services(native: WireOffer, item: WireSearchItem, passengerIds: string[
       id: combinationId({ category: 'hold_bag', indices: Array.from({ length: Number(count) }, () => 0) } as WireBagCombination),
       type: 'baggage' as const,
       name: `${count} checked bag${count === '1' ? '' : 's'}`,
-      total_amount: toDecimalString(price, currency, `data.0.bags_price.${count}`),
+      total_amount: toBoundedDecimalString(price, currency, `data.0.bags_price.${count}`),
       total_currency: currency,
       segment_ids: segmentIds,
       passenger_ids: passengerIds,

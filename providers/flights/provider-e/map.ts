@@ -13,7 +13,7 @@
  */
 import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
-import { toDecimalString } from '../../../core/money/money.js';
+import { toBoundedDecimalString } from '../../../core/money/money.js';
 import { toUtcIso } from '../../../core/time.js';
 import type { WireLeg, WireOffer, WireService } from './wire.js';
 
@@ -35,7 +35,7 @@ type Penalty = { allowed: boolean; penalty_amount: string | null; penalty_curren
 export function toOffer(native: WireOffer): Offer {
   const display = native.pricing.display;
   const currency = display.currency;
-  const optional = (amount: number | null | undefined, field: string) => (amount != null ? toDecimalString(amount, currency, field) : null);
+  const optional = (amount: number | null | undefined, field: string) => (amount != null ? toBoundedDecimalString(amount, currency, field) : null);
   const base = optional(display.base, 'pricing.display.base');
   const tax = optional(display.taxes, 'pricing.display.taxes');
   const conditions = {
@@ -54,7 +54,7 @@ export function toOffer(native: WireOffer): Offer {
     id: native.offerId,
     provider_id: PROVIDER_ID,
     expires_at: toUtcIso(native.expiration),
-    total_amount: toDecimalString(display.total, currency, 'pricing.display.total'),
+    total_amount: toBoundedDecimalString(display.total, currency, 'pricing.display.total'),
     total_currency: currency,
     base_amount: base,
     base_currency: base !== null ? currency : null,
@@ -118,7 +118,7 @@ export function toOffer(native: WireOffer): Offer {
 function penalty(allowed: boolean, fee: { amount: number; currency: string } | null | undefined, field: string): Penalty {
   // A penalty only means something where the change or refund is allowed.
   if (!allowed || !fee) return { allowed, penalty_amount: null, penalty_currency: null };
-  return { allowed, penalty_amount: toDecimalString(fee.amount, fee.currency, field), penalty_currency: fee.currency };
+  return { allowed, penalty_amount: toBoundedDecimalString(fee.amount, fee.currency, field), penalty_currency: fee.currency };
 }
 
 function baggages(leg: WireLeg): { type: 'checked' | 'carry_on'; quantity: number }[] {
@@ -138,7 +138,7 @@ function service(native: WireService, index: number, segmentIds: string[], passe
     type,
     name,
     description: native.description,
-    total_amount: toDecimalString(native.price.amount, native.price.currency, `servicesAttachable.${index}.price.amount`),
+    total_amount: toBoundedDecimalString(native.price.amount, native.price.currency, `servicesAttachable.${index}.price.amount`),
     total_currency: native.price.currency,
     segment_ids: native.segmentRef ? [native.segmentRef] : segmentIds,
     passenger_ids: native.passengerRef ? [native.passengerRef] : passengerIds,
