@@ -138,7 +138,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     };
 
     // The capabilities, in the order their routes, tools and reference sections are listed.
-    // Invalid API keys and invalid client credentials are counted together, per caller address.
+    // Invalid API keys and invalid client credentials (identity API, token endpoint) are counted together,
+    // per credential and per network of the caller; credentials known to be right pass (failed-auth-guard.ts).
     const failedAuth = new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix });
     const signIn = signInModule(shared, { abusePolicy: options.abusePolicy, failedAuth });
     const offers = await offersModule(shared);

@@ -4,24 +4,27 @@
  * decisions §2). Without a session, the page signs the traveler in through the authorization endpoint as
  * the first-party account client, and comes back.
  *
- * An app that may book (bookings.write) shows its spending limit (decisions §10) in a form of its own:
+ * An agent that may book (bookings.write) shows its spending limit (decisions §10, §13) in a form of its own:
  * the traveler changes it, or removes it (no limit: every purchase still needs their confirmation).
  *
- * CSRF: the page's forms carry a token bound to the session; the JSON API takes only JSON bodies and
- * DELETE, which no other site can send here without a CORS preflight that this service never grants.
+ * CSRF: the page's forms carry a token bound to the session; the JSON API's changes carry the session's
+ * API token in `x-csrf-token` (the one the payment routes take), which GET /v1/apps hands out in its own
+ * `x-csrf-token` header. Before either, a change another site's page sends (by Origin or
+ * Sec-Fetch-Site) is refused: the forms with the hosted error page, the API with a 403 envelope.
  */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { UnauthenticatedError } from '../core/errors.js';
+import { ForbiddenError, UnauthenticatedError } from '../core/errors.js';
 import type { PreferencesService } from '../core/preferences/service.js';
 import type { SpendingLimitSettings } from '../core/purchases/contracts.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { UserService } from '../core/users/service.js';
 import { accountSignInUrl, returnPathOf, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
-import { endBrowserSession, signedInBrowser } from './browser-sessions.js';
+import { apiCsrfToken, apiCsrfValid, endBrowserSession, signedInBrowser } from './browser-sessions.js';
 import type { ConnectedApp, ConnectedApps } from './connected-apps.js';
+import { refuseCrossSiteApi, refuseCrossSiteForms } from './cross-site.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { appsPage, signedOutPage, type AppSpendingLimit } from './pages/apps-page.js';
 import { answerOAuthError } from './pages/error-page.js';
@@ -38,6 +41,8 @@ export interface AccountDeps {
   spendingLimits: SpendingLimitSettings;
   /** The traveler's preferred currency is a new limit's default currency. */
   preferences: Pick<PreferencesService, 'locale'>;
+  /** The exact origins whose pages may post the forms and change things over the API: ours. */
+  allowedOrigins: readonly string[];
 }
 
 /** The scope that lets an app buy: only an app holding it has a spending limit. */
@@ -61,6 +66,10 @@ export function accountRoutes(deps: AccountDeps): Router {
   const form = formBody();
   const json = jsonBody();
   const signedIn = session(deps);
+  const csrfHeader = apiCsrf(deps);
+  // First of all, for every route below: no change from another site's page.
+  router.use('/account', refuseCrossSiteForms(deps.allowedOrigins));
+  router.use('/v1/apps', refuseCrossSiteApi(deps.allowedOrigins));
 
   router.get('/account', (ctx) => ctx.redirect('/account/apps'));
   router.get('/account/signed-in', (ctx) => {
@@ -125,13 +134,16 @@ export function accountRoutes(deps: AccountDeps): Router {
   });
 
   router.get('/v1/apps', signedIn, async (ctx) => {
-    ctx.body = await deps.apps.list((ctx.state.account as SessionState).accountId);
+    const { accountId, binding } = ctx.state.account as SessionState;
+    // The token this browser's changes must carry; like the list, for this browser only.
+    ctx.set({ 'x-csrf-token': apiCsrfToken(deps.csrf, { userId: accountId, binding }), 'Cache-Control': 'no-store' });
+    ctx.body = await deps.apps.list(accountId);
   });
-  router.delete('/v1/apps/:clientId', signedIn, async (ctx) => {
+  router.delete('/v1/apps/:clientId', signedIn, csrfHeader, async (ctx) => {
     await deps.apps.revoke((ctx.state.account as SessionState).accountId, ctx.params.clientId as string);
     ctx.status = 204;
   });
-  router.put('/v1/apps/:clientId/scopes', signedIn, json, async (ctx) => {
+  router.put('/v1/apps/:clientId/scopes', signedIn, csrfHeader, json, async (ctx) => {
     const body = parseOrThrow(ScopesBody, ctx.request.body);
     ctx.body = await deps.apps.setScopes((ctx.state.account as SessionState).accountId, ctx.params.clientId as string, body.scopes);
   });
@@ -165,9 +177,9 @@ async function showApps(
   });
 }
 
-/** The limits of the apps that may book, with what each spent in the last 30 days where it has a 30-day cap. */
+/** The limits of the agents that may book, with what each spent in the last 30 days where it has a 30-day cap. */
 async function spendingLimitsOf(deps: AccountDeps, accountId: string, apps: ConnectedApp[]): Promise<Map<string, AppSpendingLimit>> {
-  const buying = apps.filter((app) => app.granted.includes(BUYING));
+  const buying = apps.filter(hasSpendingLimit);
   if (buying.length === 0) return new Map();
   const { currency_code: preferred } = await deps.preferences.locale(accountId);
   const entries = await Promise.all(
@@ -181,13 +193,21 @@ async function spendingLimitsOf(deps: AccountDeps, accountId: string, apps: Conn
   return new Map(entries);
 }
 
-/** The traveler's connected app `clientId` if it holds bookings.write (only such an app has a limit). */
+/**
+ * Only an agent holding bookings.write has a spending limit (decisions §10, §13): a partner's app books
+ * over the REST API, where no confirmation page and no limit stand between it and the card.
+ */
+function hasSpendingLimit(app: ConnectedApp): boolean {
+  return app.kind === 'agent' && app.granted.includes(BUYING);
+}
+
+/** The traveler's connected app `clientId` if it has a spending limit to change. */
 async function buyingApp(deps: AccountDeps, accountId: string, clientId: string): Promise<ConnectedApp | undefined> {
-  return (await deps.apps.list(accountId)).find((app) => app.client_id === clientId && app.granted.includes(BUYING));
+  return (await deps.apps.list(accountId)).find((app) => app.client_id === clientId && hasSpendingLimit(app));
 }
 
 function notBuying(clientId: string): string {
-  return `No app ${clientId} may book for you (it is not connected, or does not hold bookings.write), so it has no spending limit to change. The apps below that may book show theirs.`;
+  return `No agent ${clientId} may book for you (it is not connected, does not hold bookings.write, or is a partner's app, whose bookings are not made through your confirmation), so it has no spending limit to change. The agents below that may book show theirs.`;
 }
 
 interface SessionState {
@@ -209,6 +229,20 @@ function session(deps: AccountDeps) {
     }
     ctx.status = 303;
     ctx.redirect(accountSignInUrl(deps.authUrl));
+  };
+}
+
+/** The API's changes: the session's API token in `x-csrf-token` (GET /v1/apps gives it), as on the payment routes. */
+function apiCsrf(deps: AccountDeps) {
+  return async function checkCsrfHeader(ctx: Context, next: Next): Promise<void> {
+    const { accountId, binding } = ctx.state.account as SessionState;
+    if (!apiCsrfValid(deps.csrf, { userId: accountId, binding }, ctx.get('x-csrf-token'))) {
+      throw new ForbiddenError(
+        'Send the CSRF token of this session in the x-csrf-token header: GET /v1/apps gives it in its x-csrf-token response header (so does GET /v1/payments/tokenization-session).',
+        'csrf_token_invalid',
+      );
+    }
+    return next();
   };
 }
 

@@ -2,7 +2,8 @@
  * Where the authorization server meets the Koa app. It claims only its own paths and passes everything
  * else on, so it can sit in front of the API's router without swallowing it:
  * - `/` with `response_type` or `client_id`: an authorization request (scope rules first);
- * - `/v1/oauth/*`: token (JSON refresh bodies, svc_guid), registration (with CORS), revocation;
+ * - `/v1/oauth/*`: token (JSON refresh bodies, svc_guid, failed client secrets counted, `resource` in canonical
+ *   form), registration (with CORS), revocation (failed client secrets counted);
  * - the discovery documents and the key set;
  * - `/<uid>`: the library's resume step, only for the browser that holds that attempt's resume cookie
  *   (otherwise a single-segment path of ours would be taken for one). When the browser's session is
@@ -24,6 +25,7 @@ import type { Logger } from '../core/logger.js';
 import type { AbuseLimits } from './abuse-limits.js';
 import { checkAuthorizationRequest } from './authorization-request.js';
 import { issuerOrigin } from './issuer-origin.js';
+import { canonicalTokenResources } from './resource-indicators.js';
 import { RECOGNITION_COMPONENT_PATH } from './recognition-routes.js';
 import { answerOAuthError } from './pages/error-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
@@ -41,14 +43,19 @@ export interface AuthorizationRoutesDeps {
   logger: Logger;
   limits: AbuseLimits;
   tokenExtras: ReturnType<typeof tokenResponseExtras>;
+  /** Wrong client secrets counted and refused before the library checks them (token-failed-auth.ts). */
+  tokenFailedAuth: Middleware;
   /** The sign-in and consent pages, the connected apps page and API. */
   pages: Middleware[];
+  /** The served resource indicators (RFC 8707), in canonical form. */
+  resources: readonly string[];
 }
 
 export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
   const provider = plainServerErrors(compose(deps.provider.middleware) as Middleware);
-  const authorize = compose([checkAuthorizationRequest(deps.provider), provider]) as Middleware;
-  const token = compose([jsonRefreshBody, deps.tokenExtras, provider]) as Middleware;
+  const authorize = compose([checkAuthorizationRequest(deps.provider, deps.resources), provider]) as Middleware;
+  const token = compose([jsonRefreshBody, deps.tokenFailedAuth, canonicalTokenResources(deps.resources), deps.tokenExtras, provider]) as Middleware;
+  const revoke = compose([deps.tokenFailedAuth, provider]) as Middleware;
   const register = compose([registrationCors, registrationLimit(deps.limits), provider]) as Middleware;
   const pages = pagesFailingAsPages(compose(deps.pages) as Middleware, deps.logger);
   const resume = async (ctx: Context, next: Next) => {
@@ -72,7 +79,9 @@ export function authorizationRoutes(deps: AuthorizationRoutesDeps): Middleware {
     const normalized = path.toLowerCase().replace(/\/$/, '');
     if (normalized === TOKEN_PATH) return token;
     if (normalized === REGISTRATION_PATH) return register;
-    if (normalized === REVOCATION_PATH || normalized === SESSION_END_CONFIRM_PATH || PROVIDER_DOCUMENTS.has(normalized)) return provider;
+    // Revocation authenticates the client as the token endpoint does: its wrong secrets count the same way.
+    if (normalized === REVOCATION_PATH) return revoke;
+    if (normalized === SESSION_END_CONFIRM_PATH || PROVIDER_DOCUMENTS.has(normalized)) return provider;
     if (normalized.startsWith('/v1/oauth/')) return undefined;
     if ((path === STYLESHEET_PATH || path === ICON_PATH) && ctx.method === 'GET') return assets;
     if (ctx.method === 'GET' && RESUME.test(path) && ctx.cookies.get('_interaction_resume')) return resume;

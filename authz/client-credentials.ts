@@ -4,47 +4,57 @@
  * uses at the token endpoint is the one it uses here. Nothing else opens these routes: no API key, no
  * bearer token, no secret in the body.
  *
- * Failed attempts count per caller address in the same guard as invalid API keys: a client id is no
- * secret, so without the cap a secret could be guessed at leisure.
+ * Failed attempts count in the same guard as invalid API keys and the token endpoint's wrong secrets, per
+ * client id and per network of the caller: a client id is no secret, so without the cap a secret could be
+ * guessed at leisure. A secret that verified (here or at the token endpoint) is known to be right, and is
+ * served even from a network past its budget (failed-auth-guard.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import { InvalidClientError } from '../core/errors.js';
 import { isStorableText } from '../core/input-checks.js';
 import { CLIENT_AUTH_MESSAGES } from '../core/oauth/client-authentication.js';
+import { clientKindOf } from './client-kinds.js';
 import { CLIENT_ID_URL_MAX_LENGTH, isUrlClientId } from './client-metadata-url.js';
-import type { FailedAuthGuard } from './failed-auth-guard.js';
+import type { Credential, FailedAuthGuard } from './failed-auth-guard.js';
 
 const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i;
 
 export class ClientCredentialsVerifier {
   constructor(
     private readonly provider: Provider,
-    private readonly failures: Pick<FailedAuthGuard, 'assertAllowed' | 'recordFailure'>,
+    private readonly failures: Pick<FailedAuthGuard, 'assertAllowed' | 'recordFailure' | 'recordSuccess'>,
   ) {}
 
   /** `authorization` is the request's Authorization header ('' when absent); `address` the caller's. */
   async verify(authorization: string, address: string): Promise<{ clientId: string }> {
     if (authorization === '') throw new InvalidClientError(CLIENT_AUTH_MESSAGES.missing);
-    await this.failures.assertAllowed(address);
     const credentials = parseBasic(authorization);
     if (!credentials) {
+      // Names no client: counts for the network only.
+      await this.failures.assertAllowed(address);
       await this.failures.recordFailure(address);
       throw new InvalidClientError(/^Bearer\b/i.test(authorization) ? CLIENT_AUTH_MESSAGES.bearer : CLIENT_AUTH_MESSAGES.malformed);
     }
-    // A metadata-document client (an https URL) is public: it has no secret to present.
-    if (isUrlClientId(credentials.clientId)) throw wrongMethod('none');
+    // The same credential as at the token endpoint (token-failed-auth.ts): one secret, known right in both places.
+    const credential: Credential = { kind: 'oauth_client', id: credentials.clientId, secret: credentials.secret };
+    await this.failures.assertAllowed(address, credential);
+    // A metadata-document client (an https URL) is an agent's: unknown here, like every client but an airline's.
+    if (isUrlClientId(credentials.clientId)) return this.#refuse(address, credential);
     const client = await this.#find(credentials.clientId);
-    if (!client) return this.#refuse(address);
+    if (!client) return this.#refuse(address, credential);
     if (client.clientAuthMethod !== 'client_secret_basic') throw wrongMethod(client.clientAuthMethod ?? 'none');
-    if (!sameSecret(credentials.secret, client.clientSecret)) return this.#refuse(address);
+    if (!sameSecret(credentials.secret, client.clientSecret)) return this.#refuse(address, credential);
+    await this.failures.recordSuccess(credential);
     return { clientId: client.clientId };
   }
 
   async #find(clientId: string) {
     if (clientId.length > CLIENT_ID_URL_MAX_LENGTH || !isStorableText(clientId)) return undefined;
     try {
-      return await this.provider.Client.find(clientId);
+      // Only airline clients are served here (decisions §13): any other client is unknown, told apart by nothing.
+      const client = await this.provider.Client.find(clientId);
+      return client && clientKindOf(client) === 'airline' ? client : undefined;
     } catch {
       // Stored metadata the library no longer accepts (the sandbox's demo client outside sandbox mode, say).
       return undefined;
@@ -55,13 +65,14 @@ export class ClientCredentialsVerifier {
    * Unknown client and wrong secret answer alike, so a guessed client id is not confirmed by a wrong secret.
    * (A public or client_secret_post client is told what it is, the specification's 400, before any secret.)
    */
-  async #refuse(address: string): Promise<never> {
-    await this.failures.recordFailure(address);
+  async #refuse(address: string, credential: Credential): Promise<never> {
+    await this.failures.recordFailure(address, credential);
     throw new InvalidClientError(CLIENT_AUTH_MESSAGES.failed);
   }
 }
 
-function parseBasic(header: string): { clientId: string; secret: string } | undefined {
+/** `Authorization: Basic` as RFC 6749 §2.3.1 has it; undefined when it is not that, or a part is empty. */
+export function parseBasic(header: string): { clientId: string; secret: string } | undefined {
   const match = BASIC.exec(header);
   if (!match) return undefined;
   const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');

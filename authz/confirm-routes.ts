@@ -6,6 +6,8 @@
  *
  * Confirm and Decline are forms posted with a CSRF token bound to this browser's session and to this one
  * confirmation; after either, the browser is sent back to the page (303), which shows the new state.
+ * Posted from another site's page (by Origin or Sec-Fetch-Site), either is refused first, with the hosted
+ * error page (403), and decides nothing.
  */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
@@ -16,6 +18,7 @@ import type { ConfirmationDecisions } from '../core/purchases/contracts.js';
 import type { UserService } from '../core/users/service.js';
 import { accountSignInUrl, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { signedInBrowser, type SignedInBrowser } from './browser-sessions.js';
+import { refuseCrossSiteForms } from './cross-site.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { confirmationPage, notFoundPage, notYoursPage } from './pages/confirm-page.js';
 import { hostedPageHeaders } from './pages/page-headers.js';
@@ -27,6 +30,8 @@ export interface ConfirmDeps {
   users: UserService;
   csrf: CsrfTokens;
   authUrl: string;
+  /** The exact origins whose pages may post the decision: ours. */
+  allowedOrigins: readonly string[];
 }
 
 export const CONFIRM_PREFIX = '/confirm';
@@ -34,6 +39,7 @@ export const CONFIRM_PREFIX = '/confirm';
 export function confirmRoutes(deps: ConfirmDeps): Router {
   const router = new Router({ prefix: `${CONFIRM_PREFIX}/:id` });
   const form = formBody();
+  router.use(refuseCrossSiteForms(deps.allowedOrigins));
 
   router.get('/', knownShape, async (ctx) => {
     const browser = await signedInBrowser(deps.provider, ctx);

@@ -7,6 +7,8 @@
 import type { Context, Middleware, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
+import type { ClientKind } from '../core/scope-requests.js';
+import { clientKindOf } from './client-kinds.js';
 import { isUrlClientId } from './client-metadata-url.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { answerOAuthError } from './pages/error-page.js';
@@ -25,6 +27,8 @@ export interface AttemptState {
   unverifiedHost: string | undefined;
   /** For a client identified by its metadata document's URL: that URL's host, which speaks for it. */
   documentHost: string | undefined;
+  /** Which kind of client asks (decisions §13): only an agent is offered a spending limit, an airline says it recognizes. */
+  clientKind: ClientKind;
 }
 
 /**
@@ -59,6 +63,7 @@ export function attempt(deps: AttemptDeps, options: { csrf?: boolean } = {}): Mi
       clientName: client?.clientName ?? 'an app',
       unverifiedHost: client && !client['partner_id'] ? hostOf(String(interaction.params.redirect_uri ?? '')) : undefined,
       documentHost: client && isUrlClientId(client.clientId) ? hostOf(client.clientId) : undefined,
+      clientKind: client ? clientKindOf(client) : 'agent',
     };
     ctx.state.attempt = state;
     return next();

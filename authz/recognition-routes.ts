@@ -3,7 +3,7 @@
  * through the recognition component, its script and stylesheet, its sign-out, and the component itself.
  *
  * `GET /recognition/frame?client_id&redirect_uri[&scope&transparency&airline_name&chip_position]`:
- * - an unknown client, or a redirect_uri that is not exactly one of its registered ones: a 400 page saying
+ * - an unknown client (any client but an airline's, decisions §13), or a redirect_uri that is not exactly one of its registered ones: a 400 page saying
  *   what is wrong, which no page may frame;
  * - otherwise a page only the client's registered redirect origins may frame (`frame-ancestors`), never
  *   cached, that is `recognized` when this browser holds our first-party session AND the traveler has a
@@ -11,7 +11,9 @@
  *   is minted on every load; `anonymous` otherwise. Which of the two conditions failed is not told: the
  *   airline must not learn whether someone who is not connected to it has an account with us.
  * `POST /recognition/sign-out` ends the first-party session, as the Connected apps page's sign-out does
- * (a CSRF token bound to the session), and goes back to the frame, now anonymous.
+ * (a CSRF token bound to the session), and goes back to the frame, now anonymous. Only the frame's own
+ * form may: a post another site's page sends (the airline's page around the frame included) is refused
+ * with the hosted error page (403).
  */
 import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
@@ -20,9 +22,10 @@ import type { Knex } from 'knex';
 import type Provider from 'oidc-provider';
 import type { RecognitionTokens } from '../core/identity/recognition-tokens.js';
 import { findUserById } from '../core/users/store.js';
-import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { endBrowserSession, signedInBrowser, type SignedInBrowser } from './browser-sessions.js';
+import { clientKindOf } from './client-kinds.js';
 import { isUrlClientId } from './client-metadata-url.js';
+import { refuseCrossSiteForms } from './cross-site.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import type { GrantStandingConsents } from './standing-consents.js';
 import { html, page } from './pages/html.js';
@@ -53,6 +56,8 @@ export interface RecognitionDeps {
   csrf: CsrfTokens;
   /** Sandbox mode: the component refuses `isProd` against this server. */
   sandbox: boolean;
+  /** The exact origins whose pages may post the sign-out: ours (the frame's). */
+  allowedOrigins: readonly string[];
 }
 
 interface FrameRequest {
@@ -81,7 +86,8 @@ export function recognitionRoutes(deps: RecognitionDeps): Router {
     ctx.set({
       'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors ${request.ancestors.join(' ')}; base-uri 'none'`,
       'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
+      // As the hosted pages': the sign-out form posts its real Origin; the airline's page learns nothing.
+      'Referrer-Policy': 'same-origin',
       'Cache-Control': 'no-store',
     });
     // The API's headers forbid framing; this page is made to be framed, by the origins above only.
@@ -104,7 +110,7 @@ export function recognitionRoutes(deps: RecognitionDeps): Router {
     });
   });
 
-  router.post(RECOGNITION_SIGN_OUT_PATH, formBody(), async (ctx) => {
+  router.post(RECOGNITION_SIGN_OUT_PATH, refuseCrossSiteForms(deps.allowedOrigins), formBody(), async (ctx) => {
     const request = await frameRequest(deps.provider, ctx.query);
     if (typeof request === 'string') return refuse(ctx, request);
     const browser = await signedInBrowser(deps.provider, ctx);
@@ -145,7 +151,7 @@ async function frameRequest(provider: Provider, query: Context['query']): Promis
   if (!clientId) return 'client_id is missing or given twice: set the component’s clientId to your OAuth client id.';
   if (!redirectUri) return 'redirect_uri is missing or given twice: set the component’s redirectUri to one of your registered redirect URIs.';
   const client = await registeredClient(provider, clientId);
-  if (!client) return `No client ${clientId} is registered with us: check the component’s clientId.`;
+  if (!client) return `No airline client ${clientId} is registered with us: check the component’s clientId (only clients we marked as airlines have a recognition frame).`;
   const registered = client.redirectUris ?? [];
   if (!registered.includes(redirectUri)) {
     return `${redirectUri} is not a redirect URI registered for client ${clientId}: set the component’s redirectUri to one of them exactly.`;
@@ -175,13 +181,15 @@ async function frameRequest(provider: Provider, query: Context['query']): Promis
 }
 
 /**
- * A client registered with us, or undefined. Our own account client has no recognition surface, and a
- * client whose id is a URL (an agent's metadata document) is not fetched for a frame anyone can load.
+ * An airline client registered with us, or undefined (decisions §13: only airlines recognize travelers;
+ * any other client is unknown here, told apart from no client by nothing). A client whose id is a URL (an
+ * agent's metadata document) is not even fetched for a frame anyone can load.
  */
 async function registeredClient(provider: Provider, clientId: string) {
-  if (clientId === ACCOUNT_CLIENT_ID || isUrlClientId(clientId) || clientId.length > 200) return undefined;
+  if (isUrlClientId(clientId) || clientId.length > 200) return undefined;
   try {
-    return await provider.Client.find(clientId);
+    const client = await provider.Client.find(clientId);
+    return client && clientKindOf(client) === 'airline' ? client : undefined;
   } catch {
     // Stored metadata the library no longer accepts: as good as unknown.
     return undefined;

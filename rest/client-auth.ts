@@ -8,7 +8,7 @@ import type { Context, Next } from 'koa';
 import type { ClientIdentity } from './route-table.js';
 
 export interface ClientCredentialsCheck {
-  /** `authorization` is the header as sent ('' when absent); `address` the caller's, for counting failures. */
+  /** `authorization` is the header as sent ('' when absent); `address` the caller's, whose network failures are counted by. */
   verify(authorization: string, address: string): Promise<ClientIdentity>;
 }
 

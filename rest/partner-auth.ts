@@ -8,8 +8,11 @@ import { ForbiddenError, RateLimitedError, UnauthenticatedError } from '../core/
 import type { PartnerIdentity, UsageDecision } from '../core/partners/schemas.js';
 
 export interface ApiKeyCheck {
-  /** `client` is the caller's address: failed attempts are counted per client. */
-  verify(apiKey: string, client: string): Promise<PartnerIdentity>;
+  /**
+   * `address` is the caller's (ctx.ip: behind TRUST_PROXY, the one the proxy adds): failed keys are counted
+   * per key and per network of the address, and a caller past a budget is refused (429) before any lookup.
+   */
+  verify(apiKey: string, address: string): Promise<PartnerIdentity>;
 }
 
 export interface UsageCheck {

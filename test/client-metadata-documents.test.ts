@@ -15,6 +15,7 @@ import { clientIdUrlProblem } from '../authz/client-metadata-url.js';
 import { isPublicAddress } from '../authz/public-addresses.js';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
+import { appsHeaders } from './helpers/apps-api.js';
 import { isPage, latestCode, TestBrowser, type Page } from './helpers/browser.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { clientFor, oauth, startAuthorization, uniqueEmail } from './helpers/oauth.js';
@@ -220,7 +221,7 @@ test.serial('connected apps list a published app by its name, and by its host wh
   try {
     const shown = (await listed()).find((app) => app.client_id === clientId);
     t.like(shown, { client_name: new URL(origin).host }, 'listed by its host while the document cannot be read');
-    const disconnected = await fetch(`${running.url}/v1/apps/${encodeURIComponent(clientId)}`, { method: 'DELETE', headers: { cookie } });
+    const disconnected = await fetch(`${running.url}/v1/apps/${encodeURIComponent(clientId)}`, { method: 'DELETE', headers: await appsHeaders(running.url, cookie) });
     t.is(disconnected.status, 204);
     t.is((await listed()).find((app) => app.client_id === clientId), undefined);
   } finally {

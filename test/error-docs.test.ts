@@ -7,6 +7,7 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { ERROR_CATALOG, statusesOf } from '../core/error-catalog.js';
+import { appsHeaders } from './helpers/apps-api.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { TestBrowser } from './helpers/browser.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, uniqueEmail } from './helpers/oauth.js';
@@ -118,7 +119,7 @@ test('REST errors of each kind link their section of the page', async (t) => {
   await linked(t, await call('/v1/apps'), 'session_required');
   const unreadable = await fetch(`${running.url}/v1/apps/${partner.clientId}/scopes`, {
     method: 'PUT',
-    headers: { cookie: browser.cookieHeader('/account/apps'), 'content-type': 'application/json' },
+    headers: { ...(await appsHeaders(running.url, browser.cookieHeader('/v1/apps'))), 'content-type': 'application/json' },
     body: '{"scopes": [',
   });
   t.like(await linked(t, unreadable, 'invalid_json'), { status_code: 400 });

@@ -1,10 +1,12 @@
 /**
  * Property tests of the hosted pages' forms (sign-in, consent, Connected apps) and of their JSON API
  * (/v1/apps): random, hostile and malformed bodies, content types, encodings and ids, with and without a
- * valid CSRF token, are answered with one of our pages or envelopes, never a 5xx.
+ * valid CSRF token, from our own pages, from other sites' and with nonsense in Origin and Sec-Fetch-Site,
+ * are answered with one of our pages or envelopes, never a 5xx.
  */
 import test from 'ava';
 import fc from 'fast-check';
+import { appsHeaders } from './helpers/apps-api.js';
 import { csrfOf, isPage, TestBrowser } from './helpers/browser.js';
 import { answersAsOurPages, answersInOurEnvelope, deeplyNested, hostileText, nestedJson } from './helpers/hostile.js';
 import { authorize, clientFor, createPartnerClient, oauth, openSignInPage, PARTNER_REDIRECT, uniqueEmail, type PartnerClient } from './helpers/oauth.js';
@@ -44,6 +46,33 @@ const contentType = fc.constantFrom('application/x-www-form-urlencoded', 'applic
 const contentEncoding = fc.constantFrom(undefined, undefined, undefined, 'gzip', 'br');
 const accept = fc.constantFrom('text/html', 'application/json', '*/*');
 
+/**
+ * Where a request says it comes from (Origin, Sec-Fetch-Site): mostly nothing (not a browser) or our own
+ * page, so that bodies reach the handlers; sometimes another site's page, an opaque origin, or nonsense.
+ */
+function site(): fc.Arbitrary<Record<string, string>> {
+  const ours = new URL(running.config.authUrl).origin;
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constant<Record<string, string>>({}) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom<Record<string, string>>({ origin: ours, 'sec-fetch-site': 'same-origin' }, { origin: 'null', 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'same-origin' }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom<Record<string, string>>(
+        { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'cross-site' },
+        { origin: 'null' },
+        { origin: 'not an origin', 'sec-fetch-site': 'whatever' },
+        { origin: `${ours}, https://evil.example` },
+        { origin: 'x'.repeat(5000) },
+        { 'sec-fetch-site': 'x'.repeat(5000) },
+      ),
+    },
+  );
+}
+
 function requestInit(body: HostileBody, csrf: string, headers: Record<string, string | undefined>): RequestInit {
   const sent: Record<string, string> = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
   if (body.kind === 'none') return { method: 'POST', headers: sent, redirect: 'manual' };
@@ -56,12 +85,12 @@ function requestInit(body: HostileBody, csrf: string, headers: Record<string, st
 
 test('property: hostile forms to the sign-in and consent pages are answered with our page or the OAuth envelope, never a 5xx', async (t) => {
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('email', 'code', 'resend', 'consent', 'deny'), hostileBody([...FIELD_NAMES, ...LIMIT_FIELDS]), contentType, contentEncoding, accept, async (action, body, type, encoding, acceptType) => {
+    fc.asyncProperty(fc.constantFrom('email', 'code', 'resend', 'consent', 'deny'), hostileBody([...FIELD_NAMES, ...LIMIT_FIELDS]), contentType, contentEncoding, accept, site(), async (action, body, type, encoding, acceptType, from) => {
       // A sign-in of its own for each run: a Deny or a used-up code would end a shared one.
       const { page, pageBrowser } = await openSignInPage(running, config, PARTNER_REDIRECT);
       const uid = /\/interaction\/([^/?"]+)\//.exec(page.html)?.[1] as string;
       const cookie = pageBrowser.cookieHeader(`/interaction/${uid}/${action}`);
-      const init = requestInit(body, csrfOf(page.html), { 'content-type': type, 'content-encoding': encoding, accept: acceptType, cookie });
+      const init = requestInit(body, csrfOf(page.html), { 'content-type': type, 'content-encoding': encoding, accept: acceptType, cookie, ...from });
       return answersAsOurPages(await fetch(`${running.url}/interaction/${uid}/${action}`, init));
     }),
     { numRuns: 40 },
@@ -73,8 +102,8 @@ test('property: hostile forms to the Connected apps page are answered with our p
   const { cookie, csrf } = await connectedAppsSession();
   const clientId = fc.constantFrom(partner.clientId, 'x%00y', '%ED%A0%80', 'a'.repeat(300), '%25', 'account');
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('revoke', 'scopes', 'spending-limit', 'spending-limit/remove'), clientId, hostileBody([...FIELD_NAMES, ...LIMIT_FIELDS]), contentType, contentEncoding, async (action, id, body, type, encoding) => {
-      const init = requestInit(body, csrf, { 'content-type': type, 'content-encoding': encoding, accept: 'application/json', cookie });
+    fc.asyncProperty(fc.constantFrom('revoke', 'scopes', 'spending-limit', 'spending-limit/remove'), clientId, hostileBody([...FIELD_NAMES, ...LIMIT_FIELDS]), contentType, contentEncoding, site(), async (action, id, body, type, encoding, from) => {
+      const init = requestInit(body, csrf, { 'content-type': type, 'content-encoding': encoding, accept: 'application/json', cookie, ...from });
       return answersAsOurPages(await fetch(`${running.url}/account/apps/${id}/${action}`, init));
     }),
     { numRuns: 80 },
@@ -84,6 +113,7 @@ test('property: hostile forms to the Connected apps page are answered with our p
 
 test('property: hostile JSON to /v1/apps is answered in our envelope, never a 5xx', async (t) => {
   const { cookie } = await connectedAppsSession();
+  const token = (await appsHeaders(running.url, cookie))['x-csrf-token'];
   const value = fc.oneof(hostileText(), fc.array(hostileText(), { maxLength: 3 }), fc.integer(), fc.constant(null), deeplyNested());
   const body = fc.oneof(
     { weight: 4, arbitrary: fc.oneof(fc.dictionary(fc.constantFrom('scopes', '__proto__', 'constructor', 'x'), value, { maxKeys: 3 }), value).map((sent) => JSON.stringify(sent)) },
@@ -92,8 +122,10 @@ test('property: hostile JSON to /v1/apps is answered in our envelope, never a 5x
   const clientId = fc.constantFrom(partner.clientId, 'x%00y', '%ED%A0%80', 'a'.repeat(300));
   const type = fc.constantFrom('application/json', 'application/json; charset=utf-16', 'text/plain', undefined);
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('PUT', 'DELETE', 'GET'), clientId, body, type, contentEncoding, async (method, id, sent, contentTypeHeader, encoding) => {
-      const headers = Object.fromEntries(Object.entries({ cookie, 'content-type': contentTypeHeader, 'content-encoding': encoding }).filter(([, item]) => item !== undefined)) as Record<string, string>;
+    fc.asyncProperty(fc.constantFrom('PUT', 'DELETE', 'GET'), clientId, body, type, contentEncoding, fc.constantFrom(token, token, token, undefined, 'forged'), site(), async (method, id, sent, contentTypeHeader, encoding, csrf, from) => {
+      const headers = Object.fromEntries(
+        Object.entries({ cookie, 'content-type': contentTypeHeader, 'content-encoding': encoding, 'x-csrf-token': csrf, ...from }).filter(([, item]) => item !== undefined),
+      ) as Record<string, string>;
       const path = method === 'PUT' ? `/v1/apps/${id}/scopes` : method === 'DELETE' ? `/v1/apps/${id}` : '/v1/apps';
       return answersInOurEnvelope(await fetch(`${running.url}${path}`, { method, headers, ...(method === 'GET' ? {} : { body: sent }) }));
     }),

@@ -41,7 +41,7 @@ test('the e-mail page: labelled input, Continue, strict headers; a bad address i
   t.regex(csp, /frame-ancestors 'none'/);
   t.regex(csp, /form-action 'self' http:\/\/localhost:53682/, "the client's origin is allowed for the redirect after a form post");
   t.is(page.headers.get('x-frame-options'), 'DENY');
-  t.is(page.headers.get('referrer-policy'), 'no-referrer');
+  t.is(page.headers.get('referrer-policy'), 'same-origin');
   t.is(page.headers.get('cache-control'), 'no-store');
   t.regex(page.html, /<label for="email">Email<\/label>/);
   t.regex(page.html, />Continue</);

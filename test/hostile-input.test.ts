@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
 import { createLogger } from '../core/logger.js';
+import { appsHeaders } from './helpers/apps-api.js';
 import { isPage, TestBrowser } from './helpers/browser.js';
 import { nestedJson } from './helpers/hostile.js';
 import { jsonOf, type Json } from './helpers/http.js';
@@ -63,6 +64,11 @@ function api(method: string, path: string, body: string, headers: Record<string,
 /** The cookies of the signed-in browser, for requests that bypass its form handling. */
 function sessionCookies(): string {
   return browser.cookieHeader('/account/apps');
+}
+
+/** The session cookies and the CSRF token the Connected apps API's changes carry. */
+function appsSession(): Promise<Record<string, string>> {
+  return appsHeaders(running.url, sessionCookies());
 }
 
 interface HostileBody {
@@ -134,8 +140,9 @@ test('a form streamed past 16 KiB without a declared length is 413, and that con
 });
 
 test('PUT /v1/apps/{client_id}/scopes: malformed, prototype-named, oversized, deep or ill-formed JSON is a 4xx in our envelope', async (t) => {
+  const session = await appsSession();
   const put = (body: RequestInit['body'], headers: Record<string, string> = {}) =>
-    fetch(`${running.url}/v1/apps/${partner.clientId}/scopes`, { method: 'PUT', headers: { cookie: sessionCookies(), 'content-type': 'application/json', ...headers }, body });
+    fetch(`${running.url}/v1/apps/${partner.clientId}/scopes`, { method: 'PUT', headers: { ...session, 'content-type': 'application/json', ...headers }, body });
 
   const malformed = await put('{"scopes": [');
   t.is(malformed.status, 400);
@@ -164,7 +171,7 @@ test('PUT /v1/apps/{client_id}/scopes: malformed, prototype-named, oversized, de
   const gzip = await put('not gzip', { 'content-encoding': 'gzip' });
   t.is(gzip.status, 415);
 
-  const none = await fetch(`${running.url}/v1/apps/${partner.clientId}/scopes`, { method: 'PUT', headers: { cookie: sessionCookies() } });
+  const none = await fetch(`${running.url}/v1/apps/${partner.clientId}/scopes`, { method: 'PUT', headers: session });
   t.is(none.status, 400);
   t.is((await jsonOf(none)).code, 'validation_error');
 });
@@ -225,7 +232,7 @@ test('a NUL in a path parameter bound for PostgreSQL is a 4xx, not a 5xx', async
   const passenger = await api('PUT', `/v1/flights/providers/provider_b/offers/${offerId}/passengers/pas%00x`, '{}');
   t.is(passenger.status, 400);
   t.is((await jsonOf(passenger)).fields.passenger_id?.rule, 'no_nul');
-  const revoke = await fetch(`${running.url}/v1/apps/x%00y`, { method: 'DELETE', headers: { cookie: sessionCookies() } });
+  const revoke = await fetch(`${running.url}/v1/apps/x%00y`, { method: 'DELETE', headers: await appsSession() });
   t.true(revoke.status >= 400 && revoke.status < 500, `DELETE /v1/apps/x%00y: ${revoke.status}`);
 });
 
@@ -284,10 +291,11 @@ test('a body nested 5,000 levels deep is 400 before anything walks it', async (t
 test('the log of hostile requests names them by request id and holds none of what they carried', async (t) => {
   const personal = 'Zelda Quartermain QX98765432';
   const native = await nativeOffer();
+  const session = await appsSession();
   const requests: [string, Promise<Response>][] = [
     ['hostile-json', fetch(`${running.url}/v1/apps/${partner.clientId}/scopes`, {
       method: 'PUT',
-      headers: { cookie: sessionCookies(), 'content-type': 'application/json', 'x-request-id': 'hostile-json' },
+      headers: { ...session, 'content-type': 'application/json', 'x-request-id': 'hostile-json' },
       body: `{"scopes": ["${personal}"`,
     })],
     ['hostile-travel', api('PUT', '/v1/users/me/preferences/travel', JSON.stringify({

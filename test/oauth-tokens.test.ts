@@ -6,6 +6,7 @@
 import test from 'ava';
 import { jsonOf } from './helpers/http.js';
 import { decodeJwt } from 'jose';
+import { appsHeaders } from './helpers/apps-api.js';
 import { isPage, TestBrowser, type Page } from './helpers/browser.js';
 import {
   authorize,
@@ -134,11 +135,13 @@ test('Connected apps: a toggle takes effect at the next refresh; every scope off
   t.not(again.tokens.svc_guid, tokens.svc_guid);
 });
 
-test('the Connected apps API: list, toggle and revoke on the first-party session; nothing without it', async (t) => {
+test('the Connected apps API: list, toggle and revoke on the first-party session and its CSRF token; nothing without it', async (t) => {
   const { partner, browser } = await signedInPartner('profile.read bookings.read');
-  const session = { cookie: ['_session', '_session.sig'].map((name) => `${name}=${browser.cookie(name)}`).join('; ') };
-  const list = await fetch(`${running.url}/v1/apps`, { headers: session });
+  const cookie = ['_session', '_session.sig'].map((name) => `${name}=${browser.cookie(name)}`).join('; ');
+  const list = await fetch(`${running.url}/v1/apps`, { headers: { cookie } });
   t.is(list.status, 200);
+  t.truthy(list.headers.get('x-csrf-token'), 'the token its changes carry');
+  const session = await appsHeaders(running.url, cookie);
   const [app] = await jsonOf(list);
   t.like(app, { client_id: partner.clientId, client_name: 'Test Air', granted: ['profile.read', 'bookings.read'], declined: [] });
 
@@ -159,6 +162,7 @@ test('the Connected apps API: list, toggle and revoke on the first-party session
   t.truthy((await jsonOf(notAsked)).fields.scopes);
 
   t.is((await fetch(`${running.url}/v1/apps`)).status, 401);
+  t.is((await fetch(`${running.url}/v1/apps/${partner.clientId}`, { method: 'DELETE', headers: { cookie } })).status, 403, 'not without the CSRF token');
   t.is((await fetch(`${running.url}/v1/apps/${partner.clientId}`, { method: 'DELETE', headers: session })).status, 204);
   t.is((await fetch(`${running.url}/v1/apps/${partner.clientId}`, { method: 'DELETE', headers: session })).status, 404);
 });

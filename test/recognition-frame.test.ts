@@ -86,7 +86,7 @@ test('the frame may be framed by the client’s registered redirect origins only
   t.is(/frame-ancestors ([^;]+)/.exec(csp)?.[1], 'https://partner.example https://www.partner.example');
   t.is(page.headers.get('x-frame-options'), null);
   t.is(page.headers.get('cache-control'), 'no-store');
-  t.is(page.headers.get('referrer-policy'), 'no-referrer');
+  t.is(page.headers.get('referrer-policy'), 'same-origin');
   t.regex(csp, /script-src 'self'/);
   t.regex(page.html, /data-target-origin="https:\/\/partner\.example"/);
 });

@@ -6,6 +6,7 @@
  */
 import test from 'ava';
 import type { SpendingLimits } from '../core/purchases/spending-limits.js';
+import { appsHeaders } from './helpers/apps-api.js';
 import { csrfOf, isPage, type Page, type TestBrowser } from './helpers/browser.js';
 import { allowWithLimit, clientIdOf, consentPage, inputValue, spendingLimitsOf, userIdOf } from './helpers/consent.js';
 import { registerPublicClient, type oauth } from './helpers/oauth.js';
@@ -212,7 +213,10 @@ test('disconnecting an app forgets its limit (the page’s Disconnect and DELETE
   t.is(await limits.get(traveler.userId, traveler.limited), undefined);
   t.deepEqual(await limits.get(other.userId, traveler.limited), { currency: 'GBP', perBookingMinor: 25000n, per30DaysMinor: 100000n }, 'the same agent, another traveler');
 
-  const deleted = await fetch(`${running.url}/v1/apps/${encodeURIComponent(traveler.unlimited)}`, { method: 'DELETE', headers: { cookie: traveler.browser.cookieHeader('/v1/apps') } });
+  const deleted = await fetch(`${running.url}/v1/apps/${encodeURIComponent(traveler.unlimited)}`, {
+    method: 'DELETE',
+    headers: await appsHeaders(running.url, traveler.browser.cookieHeader('/v1/apps')),
+  });
   t.is(deleted.status, 204);
   t.is(await limits.get(traveler.userId, traveler.unlimited), undefined);
 

@@ -22,7 +22,9 @@ export function hostedPageHeaders(ctx: Context, redirectUri = '', options: { lib
     'Content-Security-Policy': `default-src 'none'; ${options.libraryScript ? 'script-src; ' : ''}style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    // same-origin, not no-referrer: a browser then sends our forms' real Origin (with no-referrer they post
+    // as Origin: null), which the cross-site check reads; no other origin ever sees where the traveler was.
+    'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',
   });
 }

@@ -167,9 +167,12 @@ function propertyName(node: ts.PropertyAssignment): string | undefined {
 }
 
 /** zod's own issue codes (`context.addIssue({ code: 'custom', ... })`) are not ours. */
+/** A zod issue's `code` (zod's words, not ours): an object handed to `addIssue`, or returned as a `$ZodRawIssue`. */
 function isZodIssue(node: ts.PropertyAssignment): boolean {
   const call = node.parent.parent;
-  return ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'addIssue';
+  if (ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'addIssue') return true;
+  const returned = ts.isReturnStatement(call) ? ancestor(call, ts.isFunctionDeclaration) : undefined;
+  return returned?.type?.getText().includes('ZodRawIssue') ?? false;
 }
 
 function ancestor<T extends ts.Node>(node: ts.Node, test: (candidate: ts.Node) => candidate is T): T | undefined {
