@@ -22,6 +22,7 @@ import type { SpendingLimitSettings } from '../core/purchases/contracts.js';
 import { parseOrThrow } from '../core/validation.js';
 import type { UserService } from '../core/users/service.js';
 import { accountSignInUrl, returnPathOf, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
+import { hasSpendingLimit } from './client-kinds.js';
 import { apiCsrfToken, apiCsrfValid, endBrowserSession, signedInBrowser } from './browser-sessions.js';
 import type { ConnectedApp, ConnectedApps } from './connected-apps.js';
 import { refuseCrossSiteApi, refuseCrossSiteForms } from './cross-site.js';
@@ -44,9 +45,6 @@ export interface AccountDeps {
   /** The exact origins whose pages may post the forms and change things over the API: ours. */
   allowedOrigins: readonly string[];
 }
-
-/** The scope that lets an app buy: only an app holding it has a spending limit. */
-const BUYING = 'bookings.write';
 
 const NOTICES: Record<string, string> = {
   revoked: 'The app was disconnected.',
@@ -179,7 +177,7 @@ async function showApps(
 
 /** The limits of the agents that may book, with what each spent in the last 30 days where it has a 30-day cap. */
 async function spendingLimitsOf(deps: AccountDeps, accountId: string, apps: ConnectedApp[]): Promise<Map<string, AppSpendingLimit>> {
-  const buying = apps.filter(hasSpendingLimit);
+  const buying = apps.filter(limited);
   if (buying.length === 0) return new Map();
   const { currency_code: preferred } = await deps.preferences.locale(accountId);
   const entries = await Promise.all(
@@ -193,17 +191,14 @@ async function spendingLimitsOf(deps: AccountDeps, accountId: string, apps: Conn
   return new Map(entries);
 }
 
-/**
- * Only an agent holding bookings.write has a spending limit (decisions §10, §13): a partner's app books
- * over the REST API, where no confirmation page and no limit stand between it and the card.
- */
-function hasSpendingLimit(app: ConnectedApp): boolean {
-  return app.kind === 'agent' && app.granted.includes(BUYING);
+/** An agent holding bookings.write (client-kinds.ts: only such an app has a spending limit). */
+function limited(app: ConnectedApp): boolean {
+  return hasSpendingLimit(app.kind, app.granted);
 }
 
 /** The traveler's connected app `clientId` if it has a spending limit to change. */
 async function buyingApp(deps: AccountDeps, accountId: string, clientId: string): Promise<ConnectedApp | undefined> {
-  return (await deps.apps.list(accountId)).find((app) => app.client_id === clientId && hasSpendingLimit(app));
+  return (await deps.apps.list(accountId)).find((app) => app.client_id === clientId && limited(app));
 }
 
 function notBuying(clientId: string): string {

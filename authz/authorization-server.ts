@@ -15,7 +15,7 @@ import { scopesToReask } from '../core/scope-requests.js';
 import { CONSENT_SCOPE_NAMES, IDENTITY_SCOPES, isConsentScope, REASKABLE_SCOPES } from '../core/scopes.js';
 import { findUserById, type UserRow } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
-import { AIRLINE_PROPERTY, clientKindOf } from './client-kinds.js';
+import { AIRLINE_PROPERTY, clientKindOf, isPartnerKind } from './client-kinds.js';
 import { canonicalResource as canonicalResourceOf } from './resource-indicators.js';
 import { isSandboxDemoClient, SANDBOX_DEMO_PROPERTY } from './sandbox-demo-client.js';
 import { ClientMetadataDocuments } from './client-metadata-documents.js';
@@ -133,7 +133,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
         // the traveler decides on means they turned off or declined everything: there is no consent left.
         // A token carrying loyalty.read alone is scoped (no REST route takes it).
         const grant = ctx.oidc.entities.Grant;
-        legacy = Boolean(ctx.oidc.client?.['partner_id']) && (!grant || decidedOnTen(grant).size === 0);
+        legacy = isPreRegistered(ctx.oidc.client) && (!grant || decidedOnTen(grant).size === 0);
         if (!legacy) {
           throw new errors.InvalidScope(
             'the traveler has turned off every permission this app had: send them through the authorization flow again',
@@ -281,6 +281,11 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
   return new Provider(deps.authUrl, configuration);
 }
 
+/** A partner's or an airline's client (the demo airline's too): the legacy behaviour of Scopes rule 8 is theirs. */
+function isPreRegistered(client: KoaContextWithOIDC['oidc']['client']): boolean {
+  return client ? isPartnerKind(clientKindOf(client)) : false;
+}
+
 function account(user: UserRow) {
   return {
     accountId: user.id,
@@ -337,7 +342,7 @@ function consentPolicy() {
   );
   consent?.checks.add(
     new Check(REFUSED_SCOPE_REQUESTS.legacyOnScopedGrant, 'the traveler decided on scopes for this client', 'invalid_scope', (ctx) => {
-      const legacyRequest = Boolean(ctx.oidc.client?.['partner_id']) && requestedScopes(ctx).length === 0;
+      const legacyRequest = isPreRegistered(ctx.oidc.client) && requestedScopes(ctx).length === 0;
       const scoped = ctx.oidc.grant ? decidedOnTen(ctx.oidc.grant).size > 0 : false;
       return legacyRequest && scoped ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
     }),

@@ -43,8 +43,16 @@ export class ClientCredentialsVerifier {
     if (isUrlClientId(credentials.clientId)) return this.#refuse(address, credential);
     const client = await this.#find(credentials.clientId);
     if (!client) return this.#refuse(address, credential);
+    const right = sameSecret(credentials.secret, client.clientSecret);
+    // Only airline clients are served here (decisions §13): any other client is unknown, told apart by
+    // nothing. Its right secret is no guess, though: it is refused without counting against it (the same
+    // secret opens the token endpoint, where it must stay known to be right).
+    if (clientKindOf(client) !== 'airline') {
+      if (right) throw new InvalidClientError(CLIENT_AUTH_MESSAGES.failed);
+      return this.#refuse(address, credential);
+    }
     if (client.clientAuthMethod !== 'client_secret_basic') throw wrongMethod(client.clientAuthMethod ?? 'none');
-    if (!sameSecret(credentials.secret, client.clientSecret)) return this.#refuse(address, credential);
+    if (!right) return this.#refuse(address, credential);
     await this.failures.recordSuccess(credential);
     return { clientId: client.clientId };
   }
@@ -52,9 +60,7 @@ export class ClientCredentialsVerifier {
   async #find(clientId: string) {
     if (clientId.length > CLIENT_ID_URL_MAX_LENGTH || !isStorableText(clientId)) return undefined;
     try {
-      // Only airline clients are served here (decisions §13): any other client is unknown, told apart by nothing.
-      const client = await this.provider.Client.find(clientId);
-      return client && clientKindOf(client) === 'airline' ? client : undefined;
+      return await this.provider.Client.find(clientId);
     } catch {
       // Stored metadata the library no longer accepts (the sandbox's demo client outside sandbox mode, say).
       return undefined;

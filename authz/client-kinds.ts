@@ -29,7 +29,15 @@ export function clientKindOf(client: ClientMetadataView): ClientKind {
   return client[AIRLINE_PROPERTY] === true ? 'airline' : 'partner';
 }
 
-/** Partner and airline clients belong to a partner; agents and the account client to none. */
+/** Partner and airline clients are pre-registered by the operator; agents register themselves. */
 export function isPartnerKind(kind: ClientKind): boolean {
   return kind === 'partner' || kind === 'airline';
+}
+
+/**
+ * Whether the traveler sets a spending limit for this client (decisions §10, §13): an agent that may book.
+ * A partner's or an airline's client books over the REST API, where no limit would ever be enforced.
+ */
+export function hasSpendingLimit(kind: ClientKind, scopes: readonly string[]): boolean {
+  return kind === 'agent' && scopes.includes('bookings.write');
 }

@@ -87,7 +87,9 @@ export class ConnectedApps {
       const client = await this.deps.provider.Client.find(clientId);
       if (!client) return undefined;
       const kind = clientKindOf(client);
-      return { name: client.clientName ?? clientId, kind: kind === 'first_party' ? 'partner' : kind };
+      // The account client is never listed (its grants are left out above).
+      if (kind === 'first_party') return undefined;
+      return { name: client.clientName ?? clientId, kind };
     } catch (error) {
       // A metadata document is an agent's.
       if (error instanceof ClientMetadataRefused) return { name: URL.canParse(clientId) ? new URL(clientId).host : clientId, kind: 'agent' };

@@ -56,14 +56,15 @@ export function attempt(deps: AttemptDeps, options: { csrf?: boolean } = {}): Mi
       );
     }
     const client = await deps.provider.Client.find(String(interaction.params.client_id));
+    const clientKind = client ? clientKindOf(client) : 'agent';
     hostedPageHeaders(ctx, String(interaction.params.redirect_uri ?? ''));
     const state: AttemptState = {
       interaction,
       csrfToken: deps.csrf.issue(uid, binding),
       clientName: client?.clientName ?? 'an app',
-      unverifiedHost: client && !client['partner_id'] ? hostOf(String(interaction.params.redirect_uri ?? '')) : undefined,
+      unverifiedHost: client && clientKind === 'agent' ? hostOf(String(interaction.params.redirect_uri ?? '')) : undefined,
       documentHost: client && isUrlClientId(client.clientId) ? hostOf(client.clientId) : undefined,
-      clientKind: client ? clientKindOf(client) : 'agent',
+      clientKind,
     };
     ctx.state.attempt = state;
     return next();

@@ -20,14 +20,15 @@ import type { Clock } from '../core/clock.js';
 import type { PreferencesService } from '../core/preferences/service.js';
 import type { SpendingLimit, SpendingLimitSettings } from '../core/purchases/contracts.js';
 import { DomainError, RateLimitedError, ValidationError } from '../core/errors.js';
-import { InvalidScopeError, scopesForToken, scopesToOffer, scopesToReask, type ClientKind } from '../core/scope-requests.js';
-import { IDENTITY_SCOPES, isConsentScope, type ConsentScope, type Scope } from '../core/scopes.js';
+import { InvalidScopeError, scopesForToken, scopesToOffer, scopesToReask } from '../core/scope-requests.js';
+import { IDENTITY_SCOPES, isConsentScope, type ConsentScope } from '../core/scopes.js';
 import type { SignInCodes } from '../core/sign-in/sign-in-codes.js';
 import { findUserById } from '../core/users/store.js';
 import type { AbuseLimits, SignInCodeAllowance } from './abuse-limits.js';
 import { ACCOUNT_CLIENT_ID, SESSION_CSRF_PURPOSE, SIGN_OUT_PATH } from './account-client.js';
 import { REFUSED_SCOPE_REQUESTS } from './authorization-server.js';
 import { refuseCrossSiteForms } from './cross-site.js';
+import { hasSpendingLimit } from './client-kinds.js';
 import { approve, decline, declinedScopes, findGrantId, grantedScopes } from './grants.js';
 import type { CsrfTokens } from './pages/csrf.js';
 import { answerOAuthError } from './pages/error-page.js';
@@ -53,16 +54,7 @@ export interface InteractionDeps {
   allowedOrigins: readonly string[];
 }
 
-/** The scope that lets an agent buy: granting it offers a spending limit. */
-const BUYING: Scope = 'bookings.write';
 
-/**
- * Only an agent's purchases pass the confirmation page and its limit (decisions §10, §13): a partner's
- * client books over REST, where a limit would never be enforced, so it is never offered one.
- */
-function offersSpendingLimit(kind: ClientKind, offer: readonly string[]): boolean {
-  return kind === 'agent' && offer.includes(BUYING);
-}
 const IDENTITY = new Set<string>(IDENTITY_SCOPES);
 const Email = z.email().max(255);
 
@@ -177,8 +169,8 @@ class InteractionPages {
     if (interaction.prompt.name !== 'consent') return this.show(ctx);
     const ticked = new Set(fields(ctx, 'scope'));
     // The limit is checked and saved before anything is granted: a form with a problem grants nothing.
-    const asked = ticked.has(BUYING) ? await this.#decisionInputs(interaction) : undefined;
-    if (asked && offersSpendingLimit(clientKind, asked.offer)) {
+    const asked = ticked.has('bookings.write') ? await this.#decisionInputs(interaction) : undefined;
+    if (asked && hasSpendingLimit(clientKind, asked.offer)) {
       const limit = limitFieldsOf(ctx.request.body);
       const problems = await this.#saveLimit(interaction, limit);
       if (problems.length > 0) return this.#consentForm(ctx, asked, { ticked: [...ticked], limit, problems });
@@ -239,7 +231,7 @@ class InteractionPages {
     const base = `/interaction/${interaction.uid}`;
     const accountId = interaction.session?.accountId as string;
     const traveler = await findUserById(this.deps.db, accountId);
-    const limitValues = offersSpendingLimit(clientKind, offer) ? (retry?.limit ?? fieldsOfLimit(undefined, (await this.deps.preferences.locale(accountId)).currency_code)) : undefined;
+    const limitValues = hasSpendingLimit(clientKind, offer) ? (retry?.limit ?? fieldsOfLimit(undefined, (await this.deps.preferences.locale(accountId)).currency_code)) : undefined;
     ctx.status = retry ? 400 : 200;
     ctx.body = consentPage({
       action: `${base}/consent`,

@@ -20,6 +20,7 @@ import {
 import type { PartnerService } from '../core/partners/service.js';
 import { parseOrThrow } from '../core/validation.js';
 import { AIRLINE_PROPERTY } from './client-kinds.js';
+import { CLIENT_ID_URL_MAX_LENGTH } from './client-metadata-url.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
 
 export class PartnerClientRegistry implements PartnerClients {
@@ -65,7 +66,7 @@ export class PartnerClientRegistry implements PartnerClients {
 
   async setAirline(clientId: string, airline: boolean): Promise<{ client_id: string; partner_id: string; airline: boolean }> {
     const clients = this.#clients();
-    const stored = isStorableText(clientId) && clientId.length <= 200 ? await clients.find(clientId) : undefined;
+    const stored = isStorableText(clientId) && clientId.length <= CLIENT_ID_URL_MAX_LENGTH ? await clients.find(clientId) : undefined;
     const partnerId = stored?.['partner_id'];
     if (!stored || typeof partnerId !== 'string') {
       throw new NotFoundError(`No partner client ${clientId}: only a partner's client (client create) can be an airline client. Agents and other self-registered clients never are.`);

@@ -7,8 +7,8 @@
  * session each hop). A value that names no served resource is left for the library to refuse
  * (`invalid_target`).
  */
-import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
+import { readReplayedForm, replaceForm } from './replayed-form.js';
 
 /** The served resource `indicator` names, or undefined. Query and fragment are never part of one. */
 export function canonicalResource(indicator: string, served: readonly string[]): string | undefined {
@@ -34,33 +34,22 @@ export function canonicalAuthorizationResources(ctx: Context, served: readonly s
   if (rewritten !== undefined) ctx.query = { ...ctx.query, resource: rewritten };
 }
 
-/** The library reads at most this much of a token request (its own limit). */
-const FORM_LIMIT_BYTES = 56 * 1024;
-
 /**
- * The token request's `resource` values in canonical form: the form body is read, rewritten where a value
- * changes, and handed to the library as a fresh stream (as jsonRefreshBody does). Bodies of other types, and
- * forms too large for the library, pass untouched: the library answers them.
+ * The token request's `resource` values in canonical form: the form body is read (replayed-form.ts) and,
+ * where a value changes, handed to the library rewritten. Bodies of other types, and forms too large for
+ * the library, pass untouched: the library answers them.
  */
 export function canonicalTokenResources(served: readonly string[]) {
   return async function canonicalizeTokenResources(ctx: Context, next: Next): Promise<void> {
-    if (ctx.method !== 'POST' || !ctx.is('application/x-www-form-urlencoded')) return next();
-    const length = Number(ctx.get('content-length') || '0');
-    if (length > FORM_LIMIT_BYTES || !ctx.get('content-length')) return next();
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-    let body = Buffer.concat(chunks);
-    const form = new URLSearchParams(body.toString('utf8'));
-    const values = form.getAll('resource');
+    if (ctx.method !== 'POST') return next();
+    const form = await readReplayedForm(ctx);
+    const values = form?.getAll('resource') ?? [];
     const rewritten = values.length > 0 ? canonicalResourceValues(values, served) : undefined;
-    if (Array.isArray(rewritten)) {
+    if (form && Array.isArray(rewritten)) {
       form.delete('resource');
       for (const value of rewritten) form.append('resource', value);
-      body = Buffer.from(form.toString());
-      ctx.req.headers['content-length'] = String(body.length);
+      replaceForm(ctx, form);
     }
-    // The socket stays reachable: koa reads the address and the protocol from it.
-    ctx.req = Object.assign(Readable.from([body]), { headers: ctx.req.headers, socket: ctx.req.socket }) as unknown as Context['req'];
     return next();
   };
 }

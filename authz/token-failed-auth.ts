@@ -11,14 +11,11 @@
  * A request that presents no secret guesses none (a public client proves itself with its code verifier or
  * refresh token): it is neither refused nor counted here.
  */
-import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
 import { RateLimitedError } from '../core/errors.js';
 import { parseBasic } from './client-credentials.js';
 import type { Credential, FailedAuthGuard } from './failed-auth-guard.js';
-
-/** oidc-provider's own limit on a request body: a larger one is the library's to refuse. */
-const BODY_LIMIT_BYTES = 56 * 1024;
+import { readReplayedForm } from './replayed-form.js';
 
 export function limitFailedClientSecrets(guard: Pick<FailedAuthGuard, 'assertAllowed' | 'recordFailure' | 'recordSuccess'>) {
   return async function limitClientSecrets(ctx: Context, next: Next): Promise<void> {
@@ -53,44 +50,8 @@ async function presentedSecret(ctx: Context): Promise<Credential | undefined> {
     const basic = parseBasic(authorization);
     return basic && { kind: 'oauth_client', id: basic.clientId, secret: basic.secret };
   }
-  if (!ctx.is('application/x-www-form-urlencoded')) return undefined;
-  const form = await readForm(ctx);
+  const form = await readReplayedForm(ctx);
   const id = form?.get('client_id');
   const secret = form?.get('client_secret');
   return id && secret ? { kind: 'oauth_client', id, secret } : undefined;
-}
-
-/**
- * Reads the form body and hands the library the same bytes in a fresh stream (it reads its own body: no
- * parser runs before it). Past the library's limit, the body is handed on unread, to be refused there.
- */
-async function readForm(ctx: Context): Promise<URLSearchParams | undefined> {
-  const original = ctx.req;
-  const chunks = original[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const read: Buffer[] = [];
-  let size = 0;
-  let complete = false;
-  let failure: unknown;
-  try {
-    while (size <= BODY_LIMIT_BYTES) {
-      const chunk = await chunks.next();
-      if (chunk.done) {
-        complete = true;
-        break;
-      }
-      read.push(chunk.value);
-      size += chunk.value.length;
-    }
-  } catch (error) {
-    // The client went away mid-body, say: the library meets the same failure, and answers it as before.
-    failure = error;
-  }
-  async function* replay() {
-    yield* read;
-    if (failure) throw failure;
-    if (!complete) for (let chunk = await chunks.next(); !chunk.done; chunk = await chunks.next()) yield chunk.value;
-  }
-  // The headers and the socket stay reachable (the address, the protocol), as the later steps expect.
-  ctx.req = Object.assign(Readable.from(replay(), { objectMode: false }), { headers: original.headers, socket: original.socket }) as unknown as Context['req'];
-  return complete ? new URLSearchParams(Buffer.concat(read).toString('utf8')) : undefined;
 }

@@ -102,6 +102,36 @@ test('an agent naming the API at the code exchange is invalid_target, and gets n
   t.is((await jsonOf(exchange)).error, 'invalid_target');
 });
 
+test('an agent asking for the tool endpoint and the API at once is invalid_target', async (t) => {
+  const agent = await registerPublicClient(running, AGENT_REDIRECT);
+  const authorization = await startAuthorization(agent, AGENT_REDIRECT, 'profile.read');
+  const url = new URL(authorization.url);
+  url.searchParams.append('resource', toolEndpoint());
+  url.searchParams.append('resource', api());
+  const { redirectedTo } = await openAuthorization(url);
+  t.is(redirectedTo?.searchParams.get('error'), 'invalid_target');
+});
+
+test('a refresh token an agent got for the API before the rule renews nothing: invalid_target', async (t) => {
+  const agent = await registerPublicClient(running, AGENT_REDIRECT);
+  const { tokens } = await authorize(running, agent, { redirectUri: AGENT_REDIRECT, scope: 'profile.read', traveler: { email: uniqueEmail('agent') } });
+  // What the authorization server stored for an agent before decisions §13: a refresh token for the API.
+  const { knex } = running.service.db;
+  const rows = await knex('oidc_models').where({ kind: 'RefreshToken', client_id: clientIdOf(agent) }).select('id', 'payload');
+  t.is(rows.length, 1);
+  const payload = JSON.parse(rows[0].payload);
+  t.is(payload.resource, toolEndpoint());
+  await knex('oidc_models').where({ kind: 'RefreshToken', id: rows[0].id }).update({ payload: JSON.stringify({ ...payload, resource: api() }) });
+
+  const refreshed = await fetch(`${running.config.authUrl}/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token as string, client_id: clientIdOf(agent) }),
+  });
+  t.is(refreshed.status, 400);
+  t.is((await jsonOf(refreshed)).error, 'invalid_target');
+});
+
 test('an agent’s token never opens the REST API, with any partner’s key, even one issued for the API before the rule', async (t) => {
   // What an agent could be issued before decisions §13: a token for the API, signed by us, of no partner.
   const agent = await registerPublicClient(running, AGENT_REDIRECT);

@@ -77,6 +77,7 @@ test('kinds of clients on upgrade: a partner client that served the identity sur
     await knex('oidc_models').insert([
       client('linked-airline', { partner_id: partner }),
       client('recognizing-airline', { partner_id: partner }),
+      client('loyalty-consented-airline', { partner_id: partner }),
       client('plain-partner', { partner_id: partner }),
       client('agent', {}),
       client('sandbox-demo-airline', { sandbox_demo: true }),
@@ -95,6 +96,8 @@ test('kinds of clients on upgrade: a partner client that served the identity sur
       updated_at: now,
     });
     await knex('recognition_tokens').insert({ token_digest: 'digest', user_id: ada, client_id: 'recognizing-airline', expires_at: now, created_at: now });
+    const grant = (id: string, clientId: string, scope: string) => ({ kind: 'Grant', id, client_id: clientId, account_id: ada, payload: JSON.stringify({ clientId, accountId: ada, openid: { scope } }) });
+    await knex('oidc_models').insert([grant('g1', 'loyalty-consented-airline', 'openid loyalty.read'), grant('g2', 'plain-partner', 'openid profile.read')]);
     // A limit on an agent, and the limits a partner's client and the demo airline showed but never enforced.
     const limit = (clientId: string) => ({ user_id: ada, client_id: clientId, currency: 'GBP', per_booking_minor: 10_000, updated_at: now });
     await knex('agent_spending_limits').insert([limit('agent'), limit('plain-partner'), limit('sandbox-demo-airline')]);
@@ -103,7 +106,7 @@ test('kinds of clients on upgrade: a partner client that served the identity sur
     const marks = Object.fromEntries(
       (await knex('oidc_models').where({ kind: 'Client' }).select('id', 'payload')).map((row) => [row.id, JSON.parse(row.payload).airline ?? false]),
     );
-    t.deepEqual(marks, { 'linked-airline': true, 'recognizing-airline': true, 'plain-partner': false, agent: false, 'sandbox-demo-airline': false });
+    t.deepEqual(marks, { 'linked-airline': true, 'recognizing-airline': true, 'loyalty-consented-airline': true, 'plain-partner': false, agent: false, 'sandbox-demo-airline': false });
     t.deepEqual((await knex('agent_spending_limits').select('client_id')).map((row) => row.client_id), ['agent'], 'only the agent keeps its limit');
 
     await knex.migrate.down(migrationConfig);

@@ -304,12 +304,11 @@ test.serial('no code is issued without an S256 challenge (RFC 9700 §4.8): the b
 });
 
 /*
- * Fails today: the library reads the code (not used yet), checks it, then marks it used without looking at
- * the result (lib/helpers/grant_source.js, consumeGrantSource; our adapter's consume updates `WHERE
- * consumed_at IS NULL`, but how many rows it changed is dropped). Two exchanges that both read the code
- * before either marks it both get tokens. Passes once `consume` in authz/oidc-adapter.ts throws
- * errors.InvalidGrant when its UPDATE changed no row. The race is made certain, not hoped for: a lock on
- * the code's row holds both exchanges at that UPDATE until both are there.
+ * The library reads the code (not used yet), checks it, then marks it used (lib/helpers/grant_source.js,
+ * consumeGrantSource): two exchanges that both read the code before either marks it would both get tokens,
+ * were it not for consume in authz/oidc-adapter.ts, which refuses (invalid_grant) when its UPDATE ... WHERE
+ * consumed_at IS NULL changed no row. The race is made certain, not hoped for: a lock on the code's row
+ * holds both exchanges at that UPDATE until both are there.
  */
 test.serial('two exchanges of one code at the same moment: only one gets tokens, the other invalid_grant (RFC 6749 §4.1.2)', async (t) => {
   const issued = await freshCode(agent);

@@ -56,7 +56,7 @@ test('an unknown client or a redirect_uri that is not registered exactly gets a 
   const airline = await createPartnerClient(running, 'Frame Air', undefined, { airline: true });
   const browser = new TestBrowser(new URL(running.config.authUrl).origin);
   for (const [url, words] of [
-    [frameUrl('no-such-client'), 'No client no-such-client is registered'],
+    [frameUrl('no-such-client'), 'No airline client no-such-client is registered'],
     [frameUrl(airline.clientId, `${PARTNER_REDIRECT}/`), 'is not a redirect URI registered'],
     [frameUrl(airline.clientId, 'https://partner.example/'), 'is not a redirect URI registered'],
     [`${running.config.authUrl}/recognition/frame?client_id=${airline.clientId}`, 'redirect_uri is missing'],
@@ -70,7 +70,7 @@ test('an unknown client or a redirect_uri that is not registered exactly gets a 
   }
 });
 
-test('the frame may be framed by the client’s registered redirect origins only, is never cached and sends no referrer', async (t) => {
+test('the frame may be framed by the client’s registered redirect origins only, is never cached and sends its referrer to our own origin only', async (t) => {
   const airline = await createPartnerClient(running, 'Origins Air', undefined, { airline: true });
   await running.service.db
     .knex('oidc_models')
@@ -228,7 +228,7 @@ test('outside sandbox mode the demo client’s loopback redirect is not honoured
       `${plain.config.authUrl}/recognition/frame?${new URLSearchParams({ client_id: 'sandbox-demo-airline', redirect_uri: demoRedirect })}`,
     );
     t.is(isPage(frame) ? frame.status : 0, 400);
-    t.true(isPage(frame) && frame.html.includes('No client sandbox-demo-airline is registered'));
+    t.true(isPage(frame) && frame.html.includes('No airline client sandbox-demo-airline is registered'));
     const resolved = await identityCall(plain, 'POST', '/v1/identity/resolve', basic('sandbox-demo-airline', 'any-secret'), { guid: '00000000-0000-4000-8000-000000000000' });
     t.is(resolved.status, 401, resolved.text);
     t.like(resolved.body, { error: 'invalid_client' });

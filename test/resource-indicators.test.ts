@@ -1,6 +1,6 @@
 /**
  * Resource indicators (RFC 8707) in one canonical form: a served resource written with a trailing slash
- * (`http://host/`, `http://host//`, `.../v1/mcp/`) or an upper-case host names that resource, at the
+ * (`http://host/`, `http://host//`, `.../v1/mcp/`) or an upper-case scheme or host names that resource, at the
  * authorization endpoint and at the token endpoint alike. Before, such a request looped between
  * `/interaction` and `/` forever, writing a new session at each hop (and a cross-site link could start it).
  */
@@ -70,8 +70,7 @@ test('a signed-in traveler’s request naming the API with a trailing slash come
   const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
   const browser = new TestBrowser(new URL(running.config.authUrl).origin);
   await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', browser, traveler: { email: uniqueEmail('slash') } });
-  const host = new URL(running.url);
-  for (const resource of [`${running.url}/`, `${running.url}//`, `http://${host.hostname.toUpperCase()}:${host.port}/`]) {
+  for (const resource of [`${running.url}/`, `${running.url}//`, `${running.url.replace('http:', 'HTTP:')}/`]) {
     const sessionsBefore = await running.service.db.knex('oidc_models').where({ kind: 'Session' }).count('* as n').first();
     const authorization = await startAuthorization(config, PARTNER_REDIRECT, 'profile.read', { resource });
     const outcome = await follow(browser, authorization.url.href);

@@ -13,12 +13,15 @@ import { startService, uniquePrefix, type RunningService } from './helpers/servi
 
 let running: RunningService;
 let apiKey: string;
+let partnerId: string;
 let userId: string;
 let signingKey: JWK;
 
 test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
-  apiKey = (await running.service.partners.createPartner({ name: 'Traveler app' })).api_key;
+  const partner = await running.service.partners.createPartner({ name: 'Traveler app' });
+  apiKey = partner.api_key;
+  partnerId = partner.partner_id;
   const [row] = await running.service.db
     .knex('users')
     .insert({ email: 'Ada.Lovelace@example.com', first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' })
@@ -43,6 +46,8 @@ async function token(claims: JWTPayload = {}): Promise<string> {
     jti: 'j1',
     'custom:user_id': userId,
     client_id: 'client-1',
+    // A client of the key's partner: a REST token of no partner (an agent's) is refused (decisions §13).
+    partner_id: partnerId,
     scope: 'openid profile.read',
     ...claims,
   })

@@ -166,7 +166,6 @@ function propertyName(node: ts.PropertyAssignment): string | undefined {
   return ts.isIdentifier(node.name) || ts.isStringLiteralLike(node.name) ? node.name.text : undefined;
 }
 
-/** zod's own issue codes (`context.addIssue({ code: 'custom', ... })`) are not ours. */
 /** A zod issue's `code` (zod's words, not ours): an object handed to `addIssue`, or returned as a `$ZodRawIssue`. */
 function isZodIssue(node: ts.PropertyAssignment): boolean {
   const call = node.parent.parent;

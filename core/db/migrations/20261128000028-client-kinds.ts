@@ -4,11 +4,12 @@ import type { Knex } from 'knex';
  * Kinds of clients (decisions §13): partner clients, airline clients (partner clients the operator marks
  * with `airline` in their metadata), and agents (self-registered, no partner). What becomes of the rows made
  * before:
- * - A partner client that has already served the identity surface (a loyalty link, or a recognition token
- *   still on record) is marked an airline client, so that an airline live today keeps recognizing its
- *   travelers. Every other partner client is a plain partner client: /v1/identity/* and the recognition
- *   frame refuse it as unknown until the operator marks it (`npm run admin -- client mark-airline`).
- *   No client gains a surface it did not already use.
+ * - A partner client that shows it has used the identity surface (a loyalty link, a recognition token still
+ *   on record, or a traveler's consent naming the identity surface's own scope, `loyalty.read`) is marked
+ *   an airline client, so that an airline live today keeps recognizing its travelers. Every other partner
+ *   client is a plain partner client: /v1/identity/* and the recognition frame refuse it as unknown until
+ *   the operator marks it (`npm run admin -- client mark-airline`; the README's upgrade note says to check
+ *   which clients are airlines before deploying). No client gains a surface it did not already use.
  * - Agents keep their grants and the consent they hold. Their tokens stop opening the REST API at once (a
  *   token of no partner is refused with any API key), and a refresh token an agent was issued for the API
  *   answers `invalid_target` (an agent's tokens are for the tool endpoint only): the agent asks again for
@@ -22,7 +23,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     `UPDATE oidc_models SET payload = (payload::jsonb || '{"airline": true}'::jsonb)::text
        WHERE kind = 'Client' AND id IN (${PARTNER_CLIENTS})
-         AND (id IN (SELECT client_id FROM loyalty_links) OR id IN (SELECT client_id FROM recognition_tokens))`,
+         AND (id IN (SELECT client_id FROM loyalty_links)
+           OR id IN (SELECT client_id FROM recognition_tokens)
+           OR id IN (SELECT client_id FROM oidc_models WHERE kind = 'Grant' AND payload LIKE '%loyalty.read%'))`,
   );
   await knex.raw(
     `DELETE FROM agent_spending_limits
