@@ -5,7 +5,9 @@
  * `/interaction` and `/` forever, writing a new session at each hop (and a cross-site link could start it).
  */
 import test from 'ava';
+import fc from 'fast-check';
 import { decodeJwt } from 'jose';
+import { hostileText } from './helpers/hostile.js';
 import { AGENT_REDIRECT, clientIdOf } from './helpers/consent.js';
 import { jsonOf } from './helpers/http.js';
 import { TestBrowser } from './helpers/browser.js';
@@ -18,6 +20,7 @@ import {
   registerPublicClient,
   startAuthorization,
   uniqueEmail,
+  userIdOf,
   type PartnerClient,
 } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
@@ -69,14 +72,16 @@ async function exchange(redirectedTo: URL, verifier: string, clientId: string, r
 test('a signed-in traveler’s request naming the API with a trailing slash comes back with a code in at most two redirects, and the token is for the canonical API', async (t) => {
   const config = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
   const browser = new TestBrowser(new URL(running.config.authUrl).origin);
-  await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', browser, traveler: { email: uniqueEmail('slash') } });
+  const { tokens } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', browser, traveler: { email: uniqueEmail('slash') } });
+  const sessionsOf = () => running.service.db.knex('oidc_models').where({ kind: 'Session', account_id: userIdOf(tokens.access_token) }).count('* as n').first();
   for (const resource of [`${running.url}/`, `${running.url}//`, `${running.url.replace('http:', 'HTTP:')}/`]) {
-    const sessionsBefore = await running.service.db.knex('oidc_models').where({ kind: 'Session' }).count('* as n').first();
+    const sessionsBefore = await sessionsOf();
+    t.true(Number(sessionsBefore?.n) >= 1, 'the traveler’s session is counted');
     const authorization = await startAuthorization(config, PARTNER_REDIRECT, 'profile.read', { resource });
     const outcome = await follow(browser, authorization.url.href);
     t.true(outcome.hops <= 2, `${resource}: ${outcome.hops} redirects`);
     t.truthy(outcome.redirectedTo?.searchParams.get('code'), `${resource}: a code (${outcome.redirectedTo?.search})`);
-    const sessionsAfter = await running.service.db.knex('oidc_models').where({ kind: 'Session' }).count('* as n').first();
+    const sessionsAfter = await sessionsOf();
     t.is(Number(sessionsAfter?.n), Number(sessionsBefore?.n), 'no new session was written');
     const tokens = await exchange(outcome.redirectedTo as URL, authorization.verifier, partner.clientId, resource, partner.clientSecret);
     t.is(tokens.status, 200, `${resource}: the same spelling at the token endpoint`);
@@ -106,4 +111,36 @@ test('a resource the service does not serve, or one with a query or fragment, is
     t.true(outcome.hops <= 2, `${resource}: ${outcome.hops} redirects`);
     t.is(outcome.redirectedTo?.searchParams.get('error'), 'invalid_target', resource);
   }
+});
+
+test('any resource value, for a partner’s client or an agent, at the authorization and the token endpoint: never a loop, never a 5xx', async (t) => {
+  const partnerConfig = await clientFor(running, partner.clientId, oauth.ClientSecretBasic(partner.clientSecret));
+  const agent = await registerPublicClient(running, AGENT_REDIRECT);
+  const browser = new TestBrowser(new URL(running.config.authUrl).origin);
+  // Signed in and connected to both, so that a request goes as far as the consent prompt's checks.
+  await authorize(running, partnerConfig, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', browser, traveler: { email: uniqueEmail('slash-property') } });
+  const email = uniqueEmail('slash-property-agent');
+  await authorize(running, agent, { redirectUri: AGENT_REDIRECT, scope: 'profile.read', browser: new TestBrowser(new URL(running.config.authUrl).origin), traveler: { email } });
+  const spellings = fc.oneof(
+    hostileText(),
+    fc.constantFrom('', '/', '//', '///', '/v1/mcp', '/v1/mcp/', '/v1/mcp//', '/V1/MCP', '/v1', '/?x=1', '/#f', '/v1/mcp?x', '/%2f').map((path) => `${running.url}${path}`),
+    fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.boolean(), spellings, async (asAgent, resource) => {
+      const config = asAgent ? agent : partnerConfig;
+      const redirect = asAgent ? AGENT_REDIRECT : PARTNER_REDIRECT;
+      const authorization = await startAuthorization(config, redirect, 'profile.read', { resource });
+      const outcome = await follow(browser, authorization.url.href);
+      if (!(outcome.hops <= 3) || (outcome.status ?? 200) >= 500) return false;
+      const token = await fetch(`${running.config.authUrl}/v1/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'nothing', redirect_uri: redirect, code_verifier: 'v'.repeat(43), client_id: clientIdOf(config), resource }),
+      });
+      return token.status < 500;
+    }),
+    { numRuns: 60 },
+  );
+  t.pass();
 });
