@@ -36,7 +36,7 @@ import {
   userIdOf,
   type PartnerClient,
 } from './helpers/oauth.js';
-import { AGENT_SCOPES, bookConfirmed, callTool, partnerOffer } from './helpers/purchases.js';
+import { AGENT_SCOPES, bookConfirmed, callTool, CONTACT, partnerOffer, passenger } from './helpers/purchases.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -164,15 +164,6 @@ test('a partner client’s token works with its own partner’s key, and another
   t.is((await jsonOf(refused)).code, 'token_partner_mismatch');
 });
 
-const CONTACT = { email: 'ada@example.com', phone_number: '+447700900123', first_name: 'Ada', last_name: 'Lovelace' };
-const passenger = (id: string, first: string, index: number) => ({
-  provider_passenger_id: id,
-  first_name: first,
-  last_name: 'Lovelace',
-  born_on: '1985-12-10',
-  gender: 'female',
-  identity_documents: [{ type: 'passport', unique_identifier: `P77700${index}1`, issuing_country_code: 'GB', expires_on: '2034-06-30' }],
-});
 
 test('the agent still books through the tools with a token asked for without a resource, and only after the traveler confirms', async (t) => {
   const agent = await registerPublicClient(running, AGENT_REDIRECT);

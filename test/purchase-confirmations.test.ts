@@ -20,7 +20,7 @@ import { TestBrowser } from './helpers/browser.js';
 import { asPartner, cardTraveler, MASTERCARD, saveCard, saveCardInBrowser } from './helpers/cards.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { createPartnerClient, type PartnerClient } from './helpers/oauth.js';
-import { AGENT_SCOPES as SCOPES, bookConfirmed, callTool as call, decideOnPage, openConfirmation, partnerOffer as sharedPartnerOffer, toolAgent, type ToolAgent } from './helpers/purchases.js';
+import { AGENT_SCOPES as SCOPES, bookConfirmed, callTool as call, CONTACT, decideOnPage, openConfirmation, partnerOffer as sharedPartnerOffer, passenger, toolAgent, type ToolAgent } from './helpers/purchases.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -48,15 +48,6 @@ async function agentWithCard(options: { email?: string } = {}): Promise<Agent & 
 
 const partnerOffer = (nativeId?: string) => sharedPartnerOffer(running, partner.apiKey, nativeId);
 
-const CONTACT = { email: 'ada@example.com', phone_number: '+447700900123', first_name: 'Ada', last_name: 'Lovelace' };
-const passenger = (id: string, first: string, index: number) => ({
-  provider_passenger_id: id,
-  first_name: first,
-  last_name: 'Lovelace',
-  born_on: '1985-12-10',
-  gender: 'female',
-  identity_documents: [{ type: 'passport', unique_identifier: `P77700${index}1`, issuing_country_code: 'GB', expires_on: '2034-06-30' }],
-});
 
 /** create_booking's arguments for a new provider_b offer, its two passengers named; and the offer as the agent reads it. */
 async function purchase(who: Agent, nativeId = REFUNDABLE_OFFER): Promise<{ args: Record<string, unknown>; details: Json }> {

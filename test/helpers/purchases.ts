@@ -111,3 +111,16 @@ export async function partnerOffer(running: RunningService, apiKey: string, nati
   if (created.status !== 201) throw new Error(`no offer: ${created.status} ${await created.text()}`);
   return (await jsonOf(created)).offer_id;
 }
+
+/** The contact of the tools' test bookings. */
+export const CONTACT = { email: 'ada@example.com', phone_number: '+447700900123', first_name: 'Ada', last_name: 'Lovelace' };
+
+/** A passenger of create_booking for the offer's passenger `id`, with a passport (`index` makes its number unique). */
+export const passenger = (id: string, first: string, index: number) => ({
+  provider_passenger_id: id,
+  first_name: first,
+  last_name: 'Lovelace',
+  born_on: '1985-12-10',
+  gender: 'female',
+  identity_documents: [{ type: 'passport', unique_identifier: `P77700${index}1`, issuing_country_code: 'GB', expires_on: '2034-06-30' }],
+});
