@@ -281,3 +281,18 @@ test('an airline’s consent page says, in words, that it will recognize the tra
   const agentStep = await consentPage(running, 'profile.read');
   t.false(agentStep.page.html.includes('recognize you'));
 });
+
+test('the sandbox’s demo airline is an airline: its consent page says it recognizes the traveler, and never that it registered itself', async (t) => {
+  const demo = running.config.demoAirline;
+  if (!demo) return t.fail('sandbox mode runs the demo airline');
+  const config = await clientFor(running, 'sandbox-demo-airline');
+  const email = uniqueEmail('demo-air');
+  const browser = new TestBrowser(authOrigin());
+  const authorization = await startAuthorization(config, `${demo.url}/`, 'profile.read');
+  let step = await browser.open(authorization.url.href);
+  if (isPage(step) && step.html.includes('name="email"')) step = await browser.submit(step, '/email', { email });
+  if (isPage(step) && step.html.includes('name="code"')) step = await browser.submit(step, '/code', { code: await latestCode(running.url, email) });
+  if (!isPage(step)) return t.fail('no consent page');
+  t.regex(step.html, /Demo Air \(sandbox\) will recognize you on its sites/);
+  t.false(step.html.includes('registered itself'));
+});
