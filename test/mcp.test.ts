@@ -162,6 +162,15 @@ test('a 2026-07-28 client that knows only the URL discovers, authorizes and call
   const created = await call(client, 'create_offer', { search_id: search.ok.search_id, result_id: search.ok.offers[0].id });
   const details = await call(client, 'get_offer_details', { provider_id: 'provider_d', offer_id: created.ok.offer_id });
   t.like(details.ok, { id: created.ok.offer_id, total_currency: 'EUR', total_amount: search.ok.offers[0].total_amount });
+  // The search never says what the offer contradicts: documents are unknown until the flights are checked.
+  t.is(search.ok.offers[0].passenger_identity_documents_required, null);
+  t.is(created.ok.offer.passenger_identity_documents_required, true);
+  // A result whose booking token the provider never issued: the offer is gone, not the provider down.
+  const row = await running.service.db.knex('flight_searches').where({ id: search.ok.search_id }).first();
+  row.results[1].native.data[0].booking_token = Buffer.from('a token provider_d never issued').toString('base64url');
+  await running.service.db.knex('flight_searches').where({ id: search.ok.search_id }).update({ results: JSON.stringify(row.results) });
+  const unknown = await call(client, 'create_offer', { search_id: search.ok.search_id, result_id: search.ok.offers[1].id });
+  t.like(unknown.error, { code: 'offer_expired', retryable: false, needs_user: false });
 
   // 4. Errors an agent can act on, the same on both revisions.
   const missing = await call(client, 'get_offer_details', { provider_id: 'provider_d', offer_id: '6f1c1f7e-8b1a-4c5e-9a55-0c3c1d2e3f40' });

@@ -130,6 +130,30 @@ test('create offer: sold out, expired token and a provider error keep their mean
   }
 });
 
+test('create offer: a booking token the provider never issued is 410 offer_expired; nothing is stored', async (t) => {
+  const result = await search({ origin: 'LHR', destination: 'CDG', departure_date: inDays(22), currency: 'EUR' });
+  const row = await running.service.db.knex('flight_searches').where({ id: result.search_id }).first();
+  const unknownToken = Buffer.from('a token provider_d never issued').toString('base64url');
+  row.results[0].native.data[0].booking_token = unknownToken;
+  await running.service.db.knex('flight_searches').where({ id: result.search_id }).update({ results: JSON.stringify(row.results) });
+  const error = await t.throwsAsync(running.service.flightSearch.createOffer({ partnerId, door: 'rest' }, { search_id: result.search_id, result_id: result.offers[0]?.id }), {
+    instanceOf: GoneError,
+  });
+  t.is(error?.code, 'offer_expired');
+  t.regex(error?.message ?? '', /search again/);
+  t.notRegex(error?.message ?? '', /booking_token is not valid/, 'never the provider’s own words');
+  t.deepEqual(await running.service.db.knex('offers').where({ provider_offer_id: unknownToken }), [], 'no offer stored');
+});
+
+test('search and create offer agree on identity documents: the search says it is not known yet, the offer says what check_flights said', async (t) => {
+  const result = await search({ origin: 'LHR', destination: 'JFK', departure_date: inDays(31), currency: 'GBP' });
+  for (const offer of result.offers) t.is(offer.passenger_identity_documents_required, null, 'unknown until the provider checks the flights');
+  const created = await running.service.flightSearch.createOffer({ partnerId, door: 'rest' }, { search_id: result.search_id, result_id: result.offers[0]?.id });
+  t.is(created.offer.passenger_identity_documents_required, true, 'check_flights asks for documents (document_need 2)');
+  const searched = result.offers[0]?.passenger_identity_documents_required;
+  t.true(searched === null || searched === created.offer.passenger_identity_documents_required, 'the search never says the opposite of the offer');
+});
+
 test('create offer: a check that never completes runs out at the 30 s pricing timeout', async (t) => {
   const result = await search({ origin: 'LHR', destination: MAGIC_DESTINATIONS.slow, departure_date: inDays(20) });
   const started = Date.now();
@@ -184,6 +208,17 @@ test('REST: a partner’s own provider_d offer is stored, priced by check_flight
   const gone = await rest(`offers/${stale.offer_id}/pricing`, { method: 'POST', body: '{}' });
   t.is(gone.status, 410);
   t.is((await jsonOf(gone)).code, 'offer_expired');
+
+  // A booking token the provider never issued: the offer is stored as given, its pricing is 410, and the stored offer is left as it was.
+  const unknownToken = Buffer.from('a token provider_d never issued').toString('base64url');
+  const forged = await jsonOf(await rest('offers', { method: 'POST', body: JSON.stringify({ ...native, data: [{ ...searched.data[0], booking_token: unknownToken }] }) }));
+  const before = await running.service.db.knex('offers').where({ id: forged.offer_id }).first();
+  const unknown = await rest(`offers/${forged.offer_id}/pricing`, { method: 'POST', body: '{}' });
+  t.is(unknown.status, 410);
+  t.is((await jsonOf(unknown)).code, 'offer_expired');
+  const after = await running.service.db.knex('offers').where({ id: forged.offer_id }).first();
+  t.deepEqual(after.raw_offer, before.raw_offer, 'no check kept');
+  t.deepEqual(after.priced_at, before.priced_at, 'not priced');
 
   const malformed = await rest('offers', { method: 'POST', body: JSON.stringify({ ...native, data: searched.data }) });
   t.is(malformed.status, 400);

@@ -53,7 +53,9 @@ export class FlightSearchService {
     const readable = hits.flatMap((hit) => {
       try {
         const { raw_offer: _raw, ...offer } = this.deps.normalizer.normalize(hit.native, now).offer;
-        return [{ hit, offer: { ...offer, id: hit.resultId } }];
+        // Whether documents are needed is the provider's answer at check (create_offer), not the search's:
+        // unknown here, never a guess that the offer may contradict.
+        return [{ hit, offer: { ...offer, id: hit.resultId, passenger_identity_documents_required: null } }];
       } catch (error) {
         if (error instanceof ValidationError) return [];
         throw error;

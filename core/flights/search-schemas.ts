@@ -40,13 +40,35 @@ export const FlightSearchRequest = z
   .meta({ id: 'FlightSearchRequest' });
 export type FlightSearchRequest = z.output<typeof FlightSearchRequest>;
 
+/**
+ * A search result: an offer as the search found it, before the provider has checked it. What the
+ * provider decides only at that check (whether passengers need identity documents) is not known yet.
+ */
+export const SearchResultOffer = z
+  .object({
+    // The shape only: each result was already checked against Offer (amounts in their minor units) when normalized.
+    ...Offer.shape,
+    passenger_identity_documents_required: z
+      .boolean()
+      .nullable()
+      .describe(
+        'Not known at search (null): the airline says whether passengers need identity documents (passport or national identity card) only ' +
+          'when it checks the flights, so create_offer’s offer says it (true or false). Ask the traveler for documents once that says true.',
+      ),
+  })
+  .meta({ id: 'SearchResultOffer', description: 'A search result: an offer as the search found it, before the airline has checked it (create_offer).' });
+export type SearchResultOffer = z.infer<typeof SearchResultOffer>;
+
 export const FlightSearchResult = z
   .object({
     search_id: z.uuid(),
     expires_at: z.iso.datetime({ offset: true }).describe('Turn a result into an offer before this.'),
     offers: z
-      .array(Offer)
-      .describe("The results, cheapest first. Each `id` names the result within this search (for create_offer); `raw_offer` is left out."),
+      .array(SearchResultOffer)
+      .describe(
+        'The results, cheapest first. Each `id` names the result within this search (for create_offer); `raw_offer` is left out; ' +
+          '`passenger_identity_documents_required` is null, known only once create_offer has the flights checked.',
+      ),
   })
   .meta({ id: 'FlightSearchResult' });
 export type FlightSearchResult = z.infer<typeof FlightSearchResult>;

@@ -7,7 +7,8 @@ export const searchFlights = defineTool({
   description:
     'Searches flights for a trip (one way, or a return with return_date) and answers the offers found, cheapest first, each with its ' +
     'price, flights, bags and passengers. Results can be booked for 30 minutes: to book one, call create_offer with the search_id and ' +
-    'the offer’s id. Dates are local days (YYYY-MM-DD), from today on; airports are IATA codes. Needs the bookings.write scope.',
+    'the offer’s id. Whether passengers need identity documents is not known at search (null): create_offer’s offer says it. ' +
+    'Dates are local days (YYYY-MM-DD), from today on; airports are IATA codes. Needs the bookings.write scope.',
   input: FlightSearchRequest,
   output: FlightSearchResult,
   scopes: ['bookings.write'],

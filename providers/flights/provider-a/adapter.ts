@@ -17,13 +17,14 @@ import { providerFailures, providerHttp, type ProviderSettings } from '../adapte
 import { offerIdOf, PROVIDER_ID, toPricedOffer } from './map.js';
 import { orderFailure, type OrderCall } from './order-failures.js';
 import { toCancellation, toProviderOrder } from './order-mapping.js';
-import { formOfPayments, orderBody } from './order-request.js';
+import { formOfPayments, notOnSale, orderBody } from './order-request.js';
 import { toSeatMap } from './seat-map.js';
 import { WireErrors, WireOrder, WirePricing, WireSeatMaps } from './wire.js';
 
 const SOLD_OUT = 34651;
 /** INVALID DATA RECEIVED: at pricing, the offer is stale (it carries no expiry of its own). */
 const STALE_OFFER = 4926;
+const SERVICES_NOT_AVAILABLE = 38034;
 
 const failures = providerFailures(PROVIDER_ID);
 
@@ -128,6 +129,8 @@ function translate(error: unknown, seconds: number): Error {
     const codes = WireErrors.safeParse(error.response.body).data?.errors.map((item) => item.code) ?? [];
     if (codes.includes(STALE_OFFER)) return failures.expired();
     if (codes.includes(SOLD_OUT)) return failures.soldOut();
+    // A seat or bag already chosen on the offer's fare details that the airline does not sell.
+    if (codes.includes(SERVICES_NOT_AVAILABLE)) return notOnSale();
   }
   return failures.unavailable();
 }

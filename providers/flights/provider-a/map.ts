@@ -4,7 +4,9 @@
  * - it carries no expiry: the offer lives OFFER_TTL_MINUTES from when we receive it, and never past its
  *   last ticketing date;
  * - one slice per itinerary; segment passengers from `travelerPricings[].fareDetailsBySegment`;
- * - tax = grand total − base − fees; emissions summed over segments;
+ * - the total is `grandTotal`: what the traveler pays, paid extras already chosen on the fare details
+ *   (`price.additionalServices`, bags and seats) included; those bags show in the segment's baggages;
+ * - tax = total − base − fees (the paid extras are not tax); emissions summed over segments;
  * - conditions and the fare summary from the fare's amenities (refundable, changeable, seats, priority),
  *   unknown (null) where the offer does not say. Detailed fare rules come with pricing.
  */
@@ -110,7 +112,7 @@ export function toOffer(native: WireOffer, now: Date): Offer {
                 fare_basis_code: detail.fareBasis ?? null,
                 fare_brand_name: detail.brandedFareLabel ?? detail.brandedFare ?? null,
                 baggages: [
-                  ...(bagCount(detail.includedCheckedBags) > 0 ? [{ type: 'checked' as const, quantity: bagCount(detail.includedCheckedBags) }] : []),
+                  ...(checkedBags(detail) > 0 ? [{ type: 'checked' as const, quantity: checkedBags(detail) }] : []),
                   ...(bagCount(detail.includedCabinBags) > 0 ? [{ type: 'carry_on' as const, quantity: bagCount(detail.includedCabinBags) }] : []),
                 ],
               },
@@ -140,6 +142,11 @@ function amenityOf(detail: FareDetail | undefined, description: string) {
 function bagCount(bags: FareDetail['includedCheckedBags']): number {
   if (!bags) return 0;
   return bags.quantity ?? (bags.weight ? 1 : 0);
+}
+
+/** The checked bags the traveler flies with: the fare's own and the paid ones already chosen (in grandTotal). */
+function checkedBags(detail: FareDetail): number {
+  return bagCount(detail.includedCheckedBags) + (detail.additionalServices?.chargeableCheckedBags?.quantity ?? 0);
 }
 
 function fareClassMetadata(detail: FareDetail, conditions: { refund_before_departure: unknown; change_before_departure: unknown }): FareClassMetadata {

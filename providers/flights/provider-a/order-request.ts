@@ -39,7 +39,8 @@ export function formOfPayments(amount: string, currency: string, flightOfferId =
 }
 
 /**
- * The offer as stored, with each chosen seat as its traveler's `chargeableSeatNumber` on that segment, and
+ * The offer as stored, with each chosen seat as its traveler's `chargeableSeatNumber` on that segment (not
+ * where the offer came with one chosen: that one is in its grandTotal already), and
  * each chosen bag option as `chargeableCheckedBags` of one traveler more (on every segment: its bags are
  * sold for the whole itinerary), in the order of the option's passengers.
  */
@@ -49,7 +50,8 @@ function withExtras(request: OrderRequest): Record<string, unknown> & { id?: unk
   const detail = (travelerId: string, segmentId: string) => pricings.find((item) => item.travelerId === travelerId)?.fareDetailsBySegment.find((item) => item.segmentId === segmentId);
   for (const seat of request.seats) {
     const found = detail(seat.providerPassengerId, seat.segmentId);
-    if (!found) throw notOnSale();
+    // A seat already chosen on the offer is paid in its total: another one is not sold on top of it.
+    if (!found || found.additionalServices?.chargeableSeatNumber !== undefined) throw notOnSale();
     found.additionalServices = { ...found.additionalServices, chargeableSeatNumber: seat.seatNumber };
   }
   for (const chosen of request.services) {

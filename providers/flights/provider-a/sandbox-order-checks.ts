@@ -98,11 +98,36 @@ export function extrasOf(offer: OrderedOffer): { seats: string; bags: string } |
   return { seats: fromMinorUnits(seats, currency), bags: fromMinorUnits(bags, currency) };
 }
 
-/** The offer's grandTotal as the airline has it now: 8% more on the price-change-at-booking flight. */
-export function currentGrandTotal(offer: OrderedOffer): string {
+/**
+ * The offer's fare as the airline has it now, without paid extras: its grandTotal less the extras it lists
+ * as already in it (`price.additionalServices`, the seats and bags chosen on its fare details); 8% more on
+ * the price-change-at-booking flight. What an order costs is this plus its chosen extras (extrasOf), so an
+ * extra chosen before pricing is paid once, at the price the seat maps and `included.bags` quote.
+ */
+export function currentFare(offer: OrderedOffer): string {
   const currency = offer.price.currency;
-  const sent = toMinorUnits(offer.price.grandTotal, currency);
+  const sent = toMinorUnits(fareOf(offer), currency);
   return fromMinorUnits(firstFlight(offer) === MAGIC_FLIGHT_NUMBERS.priceChangeAtBooking ? (sent * 108n) / 100n : sent, currency);
+}
+
+/** The offer's fare as sent: its grandTotal less the paid extras it lists as included. */
+export function fareOf(offer: OrderedOffer): string {
+  const currency = offer.price.currency;
+  const listed = (offer.price.additionalServices ?? []).reduce((sum, service) => sum + toMinorUnits(service.amount, currency), 0n);
+  return fromMinorUnits(toMinorUnits(offer.price.grandTotal, currency) - listed, currency);
+}
+
+/** The sum of amounts in the offer's currency. */
+export function sumOf(currency: string, ...amounts: string[]): string {
+  return fromMinorUnits(amounts.reduce((sum, amount) => sum + toMinorUnits(amount, currency), 0n), currency);
+}
+
+/** The extras as the order document lists them under `price.additionalServices`: bags, then seats, none at 0. */
+export function additionalServicesOf(extras: { seats: string; bags: string }, currency: string): { amount: string; type: string }[] {
+  return [
+    ...(toMinorUnits(extras.bags, currency) > 0n ? [{ amount: extras.bags, type: 'CHECKED_BAGS' }] : []),
+    ...(toMinorUnits(extras.seats, currency) > 0n ? [{ amount: extras.seats, type: 'SEATS' }] : []),
+  ];
 }
 
 export function discrepancy(current: string, requested: string): Refusal {

@@ -15,20 +15,22 @@
  * payment (sandbox-order-request.ts); 1797 NOT FOUND as the unknown order's code.
  *
  * Without a ticketing agreement, or with `CONFIRM`, the order is paid from the partner's balance and
- * ticketed at once: `formOfPayments` must carry exactly the order's grandTotal (offer + seats + bags).
+ * ticketed at once: `formOfPayments` must carry exactly the order's grandTotal: the offer's fare (its
+ * grandTotal less the paid extras it lists under `price.additionalServices`) plus every chosen seat and bag
+ * once, whether chosen before pricing or with the order.
  * `DELAY_TO_CANCEL` with a `delay` of days holds it unpaid until then (never past the offer's last
  * ticketing date), after which the airline cancels it.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
-import { fromMinorUnits, toMinorUnits } from '../../../core/money/money.js';
+import { toMinorUnits } from '../../../core/money/money.js';
 import { SandboxOrders, type FlightSandboxDeps, type SandboxOrder } from '../sandbox-orders.js';
 import { PROVIDER_ID } from './map.js';
 import { fareRules, refundOf } from './sandbox-fares.js';
 import { callerGone } from '../sandbox-timing.js';
 import { authorized, fail, steered } from './sandbox-http.js';
-import { currentGrandTotal, discrepancy, extrasOf, firstFlight, lastTicketingOf, soldOut, stale, travelersMatch, travelersValid, type Refusal } from './sandbox-order-checks.js';
+import { additionalServicesOf, currentFare, discrepancy, extrasOf, fareOf, firstFlight, lastTicketingOf, soldOut, stale, sumOf, travelersMatch, travelersValid, type Refusal } from './sandbox-order-checks.js';
 import { issueTickets, localDateTime, newOrderId, newRecordLocator, type FlightOrderDocument } from './sandbox-order-document.js';
 import { IssuanceRequest, OrderRequest, pointerOf, type OrderedOffer } from './sandbox-order-request.js';
 
@@ -69,9 +71,10 @@ export function orderDesk(router: Router, deps: FlightSandboxDeps): void {
     if ('code' in extras) return refuse(ctx, extras);
 
     const currency = offer.price.currency;
-    const plus = (...amounts: string[]) => fromMinorUnits(amounts.reduce((sum, amount) => sum + toMinorUnits(amount, currency), 0n), currency);
-    const grandTotal = plus(currentGrandTotal(offer), extras.seats, extras.bags);
-    const requested = plus(offer.price.grandTotal, extras.seats, extras.bags);
+    // The fare without the extras it lists as included, plus every chosen extra once: one chosen before
+    // pricing is in the offer's grandTotal already, one chosen with the order is added to it.
+    const grandTotal = sumOf(currency, currentFare(offer), extras.seats, extras.bags);
+    const requested = sumOf(currency, fareOf(offer), extras.seats, extras.bags);
     if (grandTotal !== requested) return refuse(ctx, discrepancy(grandTotal, requested));
 
     if (order.ticketingAgreement?.option === 'DELAY_TO_QUEUE') return fail(ctx, 400, 477, 'INVALID FORMAT', 'This office does not queue orders: use CONFIRM or DELAY_TO_CANCEL.', '/data/ticketingAgreement/option');
@@ -87,15 +90,12 @@ export function orderDesk(router: Router, deps: FlightSandboxDeps): void {
       if (paid) return refuse(ctx, paid);
     }
 
-    const additionalServices = [
-      ...(toMinorUnits(extras.bags, currency) > 0n ? [{ amount: extras.bags, type: 'CHECKED_BAGS' }] : []),
-      ...(toMinorUnits(extras.seats, currency) > 0n ? [{ amount: extras.seats, type: 'SEATS' }] : []),
-    ];
+    const additionalServices = additionalServicesOf(extras, currency);
     const document: FlightOrderDocument = {
       type: 'flight-order',
       id: newOrderId(),
       associatedRecords: [{ reference: newRecordLocator(), creationDateTime: localDateTime(now), originSystemCode: '1A', flightOfferId: String((offer as { id?: unknown }).id ?? '1') }],
-      flightOffers: [{ ...offer, price: { ...offer.price, grandTotal, ...(additionalServices.length > 0 ? { additionalServices } : {}) } }],
+      flightOffers: [{ ...offer, price: { ...withoutListed(offer.price), grandTotal, ...(additionalServices.length > 0 ? { additionalServices } : {}) } }],
       travelers: order.travelers,
       ...(parsed.data.data.contacts ? { contacts: parsed.data.data.contacts } : {}),
       ticketingAgreement,
@@ -168,6 +168,12 @@ function cancelled(order: SandboxOrder<FlightOrderDocument>, now: Date): FlightO
   const refund = order.status === 'issued' ? refundOf(fareRules(offer.travelerPricings[0]?.fareDetailsBySegment[0]?.brandedFare, currency), offer.price.grandTotal, currency) : undefined;
   const tickets = order.document.tickets?.map((ticket) => ({ ...ticket, documentStatus: refund ? ('REFUNDED' as const) : ('VOID' as const) }));
   return { ...order.document, ...(tickets ? { tickets } : {}), cancellation: { dateTime: now.toISOString(), refund: refund ? { amount: refund, currencyCode: currency } : null } };
+}
+
+/** The offer's price without the extras it listed: the order lists those it charges itself. */
+function withoutListed(price: OrderedOffer['price']): OrderedOffer['price'] {
+  const { additionalServices: _listed, ...rest } = price;
+  return rest;
 }
 
 function refuse(ctx: Context, refusal: Refusal): void {

@@ -18,7 +18,7 @@ export const OrderedOffer = z.looseObject({
   itineraries: z
     .array(z.looseObject({ segments: z.array(z.looseObject({ id: z.string(), number: z.string(), carrierCode: z.string(), aircraft: z.looseObject({ code: z.string() }).optional() })).min(1) }))
     .min(1),
-  price: z.looseObject({ currency: z.string(), grandTotal: Money }),
+  price: z.looseObject({ currency: z.string(), grandTotal: Money, additionalServices: z.array(z.looseObject({ amount: Money, type: z.string() })).optional() }),
   validatingAirlineCodes: z.array(z.string()).optional(),
   travelerPricings: z
     .array(

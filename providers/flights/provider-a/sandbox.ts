@@ -20,6 +20,8 @@ import { MAGIC_FLIGHT_NUMBERS } from './magic-values.js';
 import { bagPrice, fareRules } from './sandbox-fares.js';
 import { authorized, fail as error, steered } from './sandbox-http.js';
 import { orderDesk } from './sandbox-order-desk.js';
+import { additionalServicesOf, extrasOf, fareOf, sumOf, type Refusal } from './sandbox-order-checks.js';
+import { OrderedOffer } from './sandbox-order-request.js';
 
 export { MAGIC_FLIGHT_NUMBERS, MAGIC_INVALID_LAST_NAME, MAGIC_SOLD_OUT_LAST_NAME, SANDBOX_TOKEN_PREFIX } from './magic-values.js';
 
@@ -28,7 +30,7 @@ const STALE_OFFER = 4926;
 const SLOW_ANSWER_MS = 17_000;
 
 interface Offer {
-  price: { currency: string; total: string; base: string; grandTotal: string };
+  price: { currency: string; total: string; base: string; grandTotal: string; additionalServices?: { amount: string; type: string }[] };
   itineraries: { segments: { id: string; number: string }[] }[];
   travelerPricings: { travelerId: string; travelerType: string; price: { total: string }; fareDetailsBySegment: { segmentId: string; fareBasis?: string; brandedFare?: string }[] }[];
 }
@@ -83,6 +85,8 @@ export function providerASandbox(deps: FlightSandboxDeps): Router {
       }
     }
     const currency = priced.price.currency;
+    const restated = withChosenExtras(priced);
+    if (restated && 'code' in restated) return error(ctx, restated.status, restated.code, restated.title, restated.detail, restated.pointer);
     const segmentIds = priced.itineraries.flatMap((itinerary) => itinerary.segments.map((segment) => segment.id));
     const travelerIds = priced.travelerPricings.map((traveler) => traveler.travelerId);
     // A lap infant has no bag allowance of its own to buy more of (its order refuses bags for one).
@@ -134,6 +138,26 @@ export function providerASandbox(deps: FlightSandboxDeps): Router {
   });
   orderDesk(router, deps);
   return router;
+}
+
+/**
+ * The seats and bags already chosen on the offer's fare details, priced as its order will charge them: its
+ * grandTotal is its fare (without the extras it listed) plus these, listed under `price.additionalServices`.
+ * An offer that already says so is left as it was sent (its id is drawn from its content); a chosen extra not
+ * on sale is 38034, as at the order.
+ */
+function withChosenExtras(priced: Offer): Refusal | undefined {
+  const parsed = OrderedOffer.safeParse(priced);
+  if (!parsed.success) return undefined;
+  const extras = extrasOf(parsed.data);
+  if ('code' in extras) return extras;
+  const currency = priced.price.currency;
+  const grandTotal = sumOf(currency, fareOf(parsed.data), extras.seats, extras.bags);
+  if (toMinorUnits(grandTotal, currency) === toMinorUnits(priced.price.grandTotal, currency)) return undefined;
+  const additionalServices = additionalServicesOf(extras, currency);
+  const { additionalServices: _listed, ...price } = priced.price;
+  priced.price = { ...price, grandTotal, ...(additionalServices.length > 0 ? { additionalServices } : {}) };
+  return undefined;
 }
 
 type SeatOffer = Omit<Offer, 'itineraries'> & {

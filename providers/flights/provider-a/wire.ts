@@ -34,6 +34,10 @@ export const WireFareDetail = z.looseObject({
   class: z.string().optional(),
   includedCheckedBags: Bags.optional(),
   includedCabinBags: Bags.optional(),
+  /** Paid extras already chosen for this traveler (their price is in the offer's `price.additionalServices`). */
+  additionalServices: z
+    .looseObject({ chargeableCheckedBags: z.looseObject({ quantity: z.number().int().min(0) }).optional(), chargeableSeatNumber: z.string().optional() })
+    .optional(),
   amenities: z
     .array(z.looseObject({ description: z.string(), isChargeable: z.boolean(), amenityType: z.string().optional() }))
     .optional(),
@@ -54,6 +58,8 @@ export const WireOffer = z.looseObject({
     base: Money,
     grandTotal: Money,
     fees: z.array(z.looseObject({ amount: Money, type: z.string() })).optional(),
+    /** Paid extras already chosen (bags, seats): in `grandTotal`, not in `total`. */
+    additionalServices: z.array(z.looseObject({ amount: Money, type: z.string() })).optional(),
   }),
   pricingOptions: z.looseObject({ fareType: z.array(z.string()).optional() }).optional(),
   validatingAirlineCodes: z.array(z.string().regex(/^[A-Z0-9]{2}$/)).min(1),

@@ -41,9 +41,14 @@ export async function call<T>(request: () => Promise<T>, deadline: Deadline, ref
     if (error instanceof HTTPError) {
       const refined = refine?.(error);
       if (refined) throw refined;
-      const said = WireError.safeParse(error.response.body).data;
-      if (error.response.statusCode === 400 && /expired booking token/i.test(said?.error ?? '')) {
+      const said = WireError.safeParse(error.response.body).data?.error ?? '';
+      if (error.response.statusCode === 400 && /expired booking token/i.test(said)) {
         throw new GoneError('This offer has expired (its booking token is over 30 minutes old): search again for a new one.', 'offer_expired');
+      }
+      // A token it does not know (never issued, or long forgotten): to the provider the offer is gone, and
+      // asking again cannot bring it back. Only a new search gives a token it knows.
+      if (error.response.statusCode === 400 && /(booking[_ ]token is not valid|invalid booking[_ ]token)/i.test(said)) {
+        throw new GoneError('provider_d does not know this offer (its booking token is not one it issued, or no longer holds): search again for a new one.', 'offer_expired');
       }
     }
     throw failures.unavailable();
