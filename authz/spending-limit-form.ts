@@ -4,6 +4,7 @@
  * of that currency (250 or 250.50) and kept in minor units. Blank means no cap of that kind; both blank
  * means no limit at all (every purchase still needs the traveler's confirmation on our page).
  */
+import currencyCodes from 'currency-codes';
 import { ValidationError } from '../core/errors.js';
 import { fromMinorUnits, minorUnits, toMinorUnits } from '../core/money/money.js';
 import type { SpendingLimit } from '../core/purchases/contracts.js';
@@ -21,6 +22,12 @@ export interface LimitProblem {
 }
 
 export type ParsedLimit = { ok: true; limit: SpendingLimit | null } | { ok: false; problems: LimitProblem[] };
+
+/** The currencies a limit may be in, as the form offers them: every ISO 4217 currency a traveler pays in, by code. */
+export const LIMIT_CURRENCIES: readonly { code: string; name: string }[] = currencyCodes
+  .data.filter((entry) => minorUnits(entry.code) !== undefined)
+  .map((entry) => ({ code: entry.code, name: entry.currency }))
+  .sort((a, b) => a.code.localeCompare(b.code));
 
 /** A cap above this many units of the currency is a slip of the keyboard, not a limit. */
 const MAX_UNITS = 1_000_000_000n;
@@ -50,7 +57,7 @@ export function parseLimitFields(fields: LimitFields): ParsedLimit {
   const { currency } = fields;
   if (!/^[A-Z]{3}$/.test(currency) || minorUnits(currency) === undefined) {
     const given = currency === '' ? 'No currency was given' : `${currency} is not a currency we know`;
-    return { ok: false, problems: [{ field: 'currency', message: `${given}: enter a three-letter ISO 4217 code such as GBP, EUR or USD.` }] };
+    return { ok: false, problems: [{ field: 'currency', message: `${given}: choose a currency from the list (ISO 4217, such as GBP, EUR or USD).` }] };
   }
   const problems: LimitProblem[] = [];
   const caps: Partial<Record<(typeof CAPS)[number][0], bigint>> = {};

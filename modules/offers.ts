@@ -5,6 +5,7 @@
 import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { FlightProvider } from '../core/flights/flight-provider.js';
+import { withAirlineNames } from '../core/flights/airline-names.js';
 import { FlightSearchService } from '../core/flights/flight-search.js';
 import { OfferService } from '../core/flights/offers.js';
 import { ProviderCatalog } from '../core/flights/provider-catalog.js';
@@ -36,6 +37,12 @@ export interface Offers extends Capability {
   adapters: FlightProvider[];
 }
 
+/** Every provider's normalizer, naming the carriers a provider sends only codes for. */
+export const OFFER_NORMALIZERS = [providerAOffers, providerBOffers, providerCOffers, providerDOffers, providerEOffers].map(withAirlineNames);
+
+/** The flight search's (provider_d's), named the same way. */
+export const SEARCH_NORMALIZER = withAirlineNames(providerDOffers);
+
 export async function offersModule(shared: SharedPieces): Promise<Offers> {
   const { config, db, clock } = shared;
   const providers = await ProviderCatalog.load(db.knex);
@@ -44,13 +51,13 @@ export async function offersModule(shared: SharedPieces): Promise<Offers> {
     db: db.knex,
     clock,
     providers,
-    normalizers: [providerAOffers, providerBOffers, providerCOffers, providerDOffers, providerEOffers],
+    normalizers: OFFER_NORMALIZERS,
     adapters,
     secrets: shared.secrets,
   });
   const sandboxDeps = { db: db.knex, clock };
   const searcher = adapters.find((adapter) => adapter instanceof ProviderDAdapter);
-  const flightSearch = new FlightSearchService({ db: db.knex, clock, providers, normalizer: providerDOffers, searcher, offers });
+  const flightSearch = new FlightSearchService({ db: db.knex, clock, providers, normalizer: SEARCH_NORMALIZER, searcher, offers });
   return {
     providers,
     flightSearch,

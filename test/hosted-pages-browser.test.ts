@@ -10,6 +10,7 @@ import { latestCode } from './helpers/browser.js';
 import { CHROMIUM_MISSING, clientCallback, launchChromium } from './helpers/chromium.js';
 import { oauth, registerPublicClient, startAuthorization, uniqueEmail } from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
+import { SCOPES } from '../core/scopes.js';
 
 let running: RunningService;
 let browser: Browser | undefined;
@@ -45,8 +46,8 @@ test('sign in, consent with one box unticked, land on the redirect with a code',
   await page.getByRole('button', { name: 'Continue' }).click();
 
   await page.getByRole('heading', { name: 'Allow access' }).waitFor();
-  t.true(await page.getByRole('checkbox', { name: /payments\.read/ }).isChecked());
-  await page.getByRole('checkbox', { name: /payments\.read/ }).uncheck();
+  t.true(await page.getByRole('checkbox', { name: SCOPES['payments.read'], exact: true }).isChecked());
+  await page.getByRole('checkbox', { name: SCOPES['payments.read'], exact: true }).uncheck();
   if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/consent.png`, fullPage: true });
   await page.getByRole('button', { name: 'Allow' }).click();
 

@@ -50,7 +50,7 @@ test('the consent page: who is signed in and “Not you?”; one ticked, labelle
     boxes.map((match) => match[1]),
     ['profile.read', 'bookings.write'],
   );
-  t.regex(page, /<label class="scope" for="scope-profile.read">[\s\S]*profile\.read<small>Read your profile<\/small>/);
+  t.regex(page, /<label for="scope-profile\.read">Read your profile<\/label>\s*<small class="scope-id">profile\.read<\/small>/);
   t.regex(page, /<button class="primary" type="submit">Allow<\/button>/);
   t.regex(page, /formaction="\/interaction\/abc\/deny" formnovalidate>Deny<\/button>/);
 });

@@ -42,8 +42,9 @@ test('set on the consent page by label, corrected after a mistake, then changed 
   await page.getByRole('button', { name: 'Continue' }).click();
 
   await page.getByRole('heading', { name: 'Allow access' }).waitFor();
-  t.is(await page.getByLabel('Currency').inputValue(), 'USD');
-  await page.getByLabel('Currency').fill('GBP');
+  const currency = page.getByRole('combobox', { name: 'Currency' });
+  t.is(await currency.inputValue(), 'USD', 'the preferred currency is preselected');
+  await currency.selectOption('GBP');
   await page.getByLabel(/Most for one booking/).fill('12.345');
   await page.getByLabel(/Most in any 30 days/).fill('600');
   await page.getByRole('button', { name: 'Allow' }).click();

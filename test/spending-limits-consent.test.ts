@@ -110,7 +110,7 @@ for (const invalid of INVALID) {
     t.is(again.status, 400);
     t.regex(again.html, /The spending limit is not valid/);
     t.regex(again.html, invalid.message);
-    t.regex(again.html, new RegExp(`name="${invalid.field}" type="text" value="[^"]*"[^>]*aria-invalid="true" aria-describedby="limit-${invalid.field}-error"`));
+    t.regex(again.html, new RegExp(`name="${invalid.field}"[^>]*aria-invalid="true" aria-describedby="limit-${invalid.field}-error"`));
     t.regex(again.html, new RegExp(`id="limit-${invalid.field}-error"`));
     // What the traveler chose is shown as they left it: bookings.read unticked, their text kept.
     t.regex(again.html, /value="bookings\.read" >/);

@@ -5,10 +5,10 @@
  */
 import { fromMinorUnits } from '../../core/money/money.js';
 import type { SpendingLimit } from '../../core/purchases/contracts.js';
-import { CONSENT_SCOPES } from '../../core/scopes.js';
 import type { ConnectedApp } from '../connected-apps.js';
 import { describeLimit, type LimitFields, type LimitProblem } from '../spending-limit-form.js';
 import { html, page, type Html } from './html.js';
+import { scopeBox } from './scope-box.js';
 import { spendingLimitInputs } from './spending-limit-fields.js';
 
 /** An app's spending limit as the page shows it, with the form's values (the traveler's own after a problem). */
@@ -33,12 +33,7 @@ export function appsPage(input: {
   const apps = input.apps.map((app) => {
     const base = `/account/apps/${encodeURIComponent(app.client_id)}`;
     const scopes = [...app.granted, ...app.declined].sort();
-    const boxes = scopes.map(
-      (scope) => html`<label class="scope" for="${app.client_id}-${scope}">
-          <input id="${app.client_id}-${scope}" type="checkbox" name="scope" value="${scope}" ${app.granted.includes(scope) ? html`checked` : ''}>
-          <span>${scope}<small>${CONSENT_SCOPES[scope]}</small></span>
-        </label>`,
-    );
+    const boxes = scopes.map((scope) => scopeBox(`${app.client_id}-${scope}`, scope, app.granted.includes(scope)));
     return html`<section class="app" aria-labelledby="app-${app.client_id}">
       <h2 id="app-${app.client_id}">${app.client_name}</h2>
       <p class="hint">Connected since ${app.connected_at.slice(0, 10)}${app.kind === 'airline' ? html`. This airline recognizes you on its sites while you are signed in here; Disconnect stops it.` : ''}</p>

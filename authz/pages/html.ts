@@ -68,12 +68,15 @@ body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-seri
 main { max-width: 26rem; margin: 8vh auto; padding: 2rem; border: 1px solid color-mix(in srgb, CanvasText 15%, transparent); border-radius: 12px; }
 h1 { font-size: 1.4rem; margin: 0 0 1rem; }
 label { display: block; font-weight: 600; margin: 1rem 0 0.25rem; }
-input[type=email], input[type=text] { width: 100%; padding: 0.6rem; font: inherit; border: 1px solid color-mix(in srgb, CanvasText 35%, transparent); border-radius: 6px; }
-input:focus-visible, button:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+input[type=email], input[type=text], select { width: 100%; padding: 0.6rem; font: inherit; border: 1px solid color-mix(in srgb, CanvasText 35%, transparent); border-radius: 6px; }
+input:focus-visible, select:focus-visible, button:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 fieldset { border: 0; padding: 0; margin: 1rem 0; }
-.scope { display: flex; gap: 0.6rem; align-items: flex-start; margin: 0.6rem 0; font-weight: normal; }
-.scope input { margin-top: 0.3rem; }
-.scope small { display: block; opacity: 0.75; }
+/* A permission leads with what it lets the app do; its identifier follows, small and grey. */
+.scope { display: flex; gap: 0.6rem; align-items: flex-start; margin: 0.75rem 0; }
+.scope input { margin-top: 0.3rem; flex: none; }
+.scope label { margin: 0; font-weight: normal; }
+.scope small { display: block; opacity: 0.75; font-size: 0.8rem; }
+.scope small.scope-id { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 /* The note on a permission asked again after a decline is read before deciding: full contrast, not a hint. */
 .scope small.reasked { opacity: 1; font-weight: 600; }
 .actions { display: flex; gap: 0.75rem; margin-top: 1.5rem; }
@@ -84,11 +87,11 @@ button.secondary { background: transparent; color: inherit; }
    and green are too dark for a dark background, so the dark scheme has lighter ones. */
 .error { color: #b3261e; font-weight: 600; }
 .notice { color: #1e7b34; font-weight: 600; }
-input[aria-invalid=true] { border: 2px solid #b3261e; }
+input[aria-invalid=true], select[aria-invalid=true] { border: 2px solid #b3261e; }
 @media (prefers-color-scheme: dark) {
   .error { color: #ffb4ab; }
   .notice { color: #7ddc8f; }
-  input[aria-invalid=true] { border-color: #ffb4ab; }
+  input[aria-invalid=true], select[aria-invalid=true] { border-color: #ffb4ab; }
 }
 table { width: 100%; border-collapse: collapse; }
 .app { border-top: 1px solid color-mix(in srgb, CanvasText 15%, transparent); padding: 1rem 0; }
@@ -97,6 +100,9 @@ table { width: 100%; border-collapse: collapse; }
 main.quickstart { max-width: 46rem; }
 .quickstart h2 { font-size: 1.1rem; margin: 1.75rem 0 0.5rem; }
 .quickstart code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
-.quickstart pre { overflow-x: auto; padding: 0.75rem 1rem; border-radius: 6px; background: color-mix(in srgb, CanvasText 7%, transparent); }
+/* Long URLs and commands stay inside the box: prose breaks anywhere, a code block scrolls within itself. */
+.quickstart p, .quickstart li { overflow-wrap: anywhere; }
+.quickstart pre { max-width: 100%; overflow-x: auto; padding: 0.75rem 1rem; border-radius: 6px; background: color-mix(in srgb, CanvasText 7%, transparent); }
+@media (max-width: 30rem) { main { margin: 0; padding: 1.25rem; border: 0; border-radius: 0; } }
 .quickstart pre code { overflow-wrap: normal; }
 `;

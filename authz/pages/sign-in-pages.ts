@@ -1,8 +1,9 @@
 /** The hosted sign-in and consent pages: labelled inputs, one box per scope, plain buttons. */
-import { CONSENT_SCOPES, type ConsentScope } from '../../core/scopes.js';
+import type { ConsentScope } from '../../core/scopes.js';
 import type { LimitFields, LimitProblem } from '../spending-limit-form.js';
 import { html, page, type Html } from './html.js';
 import { spendingLimitInputs } from './spending-limit-fields.js';
+import { scopeBox } from './scope-box.js';
 
 export interface FormContext {
   /** Where the form posts. */
@@ -91,12 +92,9 @@ export function consentPage(
     const ticked = form.ticked ? form.ticked.includes(scope) : !reasked;
     // A traveler who said no once is not nudged into yes: the box starts unticked, and the note says why it is back.
     const note = reasked
-      ? html`<small class="reasked" id="scope-${scope}-note">You turned this off for ${form.clientName} before; ${form.clientName} asks again. Leave it unticked to keep it off.</small>`
-      : '';
-    return html`<label class="scope" for="scope-${scope}">
-        <input id="scope-${scope}" type="checkbox" name="scope" value="${scope}" ${reasked ? html`aria-describedby="scope-${scope}-note" ` : ''}${ticked ? html`checked` : ''}>
-        <span>${scope}<small>${CONSENT_SCOPES[scope]}</small>${note}</span>
-      </label>`;
+      ? { id: `scope-${scope}-note`, text: html`You turned this off for ${form.clientName} before; ${form.clientName} asks again. Leave it unticked to keep it off.` }
+      : undefined;
+    return scopeBox(`scope-${scope}`, scope, ticked, note);
   });
   return page(
     'Allow access',

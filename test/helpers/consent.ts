@@ -54,7 +54,9 @@ export function spendingLimitsOf(running: RunningService): SpendingLimits {
   return new SpendingLimits({ db: running.service.db.knex, clock: systemClock });
 }
 
-/** The value of a text input of a page's form (the first one named so). */
+/** The value of a text input or a <select> of a page's form (the first one named so; a select's selected option). */
 export function inputValue(html: string, name: string): string | undefined {
+  const select = new RegExp(`<select [^>]*name="${name}"[^>]*>([\\s\\S]*?)</select>`).exec(html);
+  if (select) return /<option value="([^"]*)" selected>/.exec(select[1] ?? '')?.[1];
   return new RegExp(`name="${name}" type="text" value="([^"]*)"`).exec(html)?.[1];
 }
