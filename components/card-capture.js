@@ -86,9 +86,12 @@ class ApiError extends Error {
   }
 }
 
-/** `MM/YY` (or `MM/YYYY`) as month and four-digit year; undefined when it is not one. */
+/**
+ * What people type for an expiry, as month and four-digit year: `12/30`, `12 / 30`, `1/30`, `12-30`,
+ * `1230`, `12/2030`, `122030`; undefined when it is not one.
+ */
 function parseExpiry(value) {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(value);
+  const match = /^\s*(\d{1,2})\s*[/\-. ]\s*(\d{2}|\d{4})\s*$/.exec(value) ?? /^\s*(\d{2})(\d{2}|\d{4})\s*$/.exec(value);
   if (!match) return undefined;
   const month = Number(match[1]);
   const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
@@ -173,7 +176,7 @@ export class CardCapture extends HTMLElement {
     ui.empty = h('p', { hidden: true }, 'You have no saved cards yet. Add one below.');
     ui.cards = h('fieldset', { hidden: true }, h('legend', {}, 'Saved cards'), ui.list);
 
-    ui.expiry = h('input', { type: 'text', id: 'expiry', name: 'expiry', inputmode: 'numeric', autocomplete: 'cc-exp', placeholder: 'MM/YY', maxlength: 7, 'aria-describedby': 'expiry-error' });
+    ui.expiry = h('input', { type: 'text', id: 'expiry', name: 'expiry', inputmode: 'numeric', autocomplete: 'cc-exp', placeholder: 'MM/YY', maxlength: 9, 'aria-describedby': 'expiry-error' });
     ui.name = h('input', { type: 'text', id: 'cardholder-name', name: 'cardholderName', autocomplete: 'cc-name', maxlength: 100, 'aria-describedby': 'cardholder-name-hint cardholder-name-error' });
     ui.zip = h('input', { type: 'text', id: 'zip', name: 'zip', autocomplete: 'postal-code', maxlength: 10, 'aria-describedby': 'zip-hint zip-error' });
     const fieldError = (id) => h('p', { class: 'field-error', id, 'aria-live': 'polite' });

@@ -52,24 +52,89 @@
     return undefined;
   };
 
-  /** `MM/YY` (or `MM/YYYY`, or `MMYY`) as a month and a four-digit year; undefined when unreadable. */
-  const parseExpiry = (value) => {
-    const match = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(value);
+  /**
+   * What the traveler typed as a month and a four-digit year: `12/30`, `1230`, `12 / 30`, `12-30`,
+   * `12/2030`, `1/30`; undefined when it is not two numbers. The month is not checked here.
+   */
+  const readExpiry = (value) => {
+    const match = /^\s*(\d{1,2})\s*[/.\-\s]?\s*(\d{2}|\d{4})\s*$/.exec(value);
     if (!match) return undefined;
     const month = Number(match[1]);
     const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
-    return month >= 1 && month <= 12 ? { month, year } : undefined;
+    return { month, year };
+  };
+
+  /** A month from 1 to 12 and a four-digit year; undefined otherwise. */
+  const parseExpiry = (value) => {
+    const expiry = readExpiry(value);
+    return expiry && expiry.month >= 1 && expiry.month <= 12 ? expiry : undefined;
   };
 
   const expiryProblem = (value) => {
     if (value.trim() === '') return 'Enter the expiry date.';
-    const expiry = parseExpiry(value);
-    if (!expiry) return 'Enter the expiry date as MM/YY.';
+    const expiry = readExpiry(value);
+    if (!expiry) return 'Enter it as MM/YY, e.g. 12/30.';
+    if (expiry.month < 1 || expiry.month > 12) return 'The month must be 01 to 12.';
     const now = new Date();
     if (expiry.year < now.getFullYear() || (expiry.year === now.getFullYear() && expiry.month < now.getMonth() + 1)) {
       return 'This card has expired.';
     }
+    if (expiry.year > now.getFullYear() + 50) return 'Check the year: it is too far ahead.';
     return undefined;
+  };
+
+  /**
+   * The expiry as it should show while typed: the month's digits, a slash, the year's. A slash (or a
+   * space, dash or dot) typed after the month ends it (`1/` is `01/`); a second one is dropped. Two
+   * digits of month get their slash as they are typed, but not while deleting, so that Backspace over
+   * that slash takes it away. A four-digit year of this century (pasted `12/2030`) is cut to two.
+   */
+  const formatExpiry = (raw, deleting) => {
+    const text = raw.replace(/^\D+/, '');
+    const separator = /[/.\-\s]/.exec(text);
+    let month;
+    let year;
+    if (separator) {
+      month = text.slice(0, separator.index).replace(/\D/g, '');
+      year = text.slice(separator.index + 1).replace(/\D/g, '');
+      if (month.length > 2) {
+        year = month.slice(2) + year;
+        month = month.slice(0, 2);
+      } else if (month.length === 1 && month !== '0' && !deleting) {
+        month = `0${month}`;
+      }
+    } else {
+      const digits = text.replace(/\D/g, '');
+      // A first digit that cannot start a two-digit month is the month (`4` is `04`).
+      const single = /^[2-9]/.test(digits) && !deleting;
+      month = single ? `0${digits[0]}` : digits.slice(0, 2);
+      year = single ? digits.slice(1) : digits.slice(2);
+    }
+    if (year.length > 4) year = year.slice(0, 4);
+    if (year.length === 4 && year.startsWith('20')) year = year.slice(2);
+    if (month === '') return '';
+    const slash = year !== '' || (separator !== null && month.length > 0) || (month.length === 2 && !deleting);
+    return `${month}${slash ? '/' : ''}${year}`;
+  };
+
+  /** Reformats the expiry field, keeping the caret after the same digit it was after. */
+  const formatExpiryField = (input, inputType) => {
+    const raw = input.value;
+    const deleting = typeof inputType === 'string' && inputType.startsWith('delete');
+    const formatted = formatExpiry(raw, deleting);
+    if (formatted === raw) return;
+    const caret = input.selectionStart ?? raw.length;
+    const atEnd = caret >= raw.length;
+    const digitsBefore = raw.slice(0, caret).replace(/\D/g, '').length;
+    input.value = formatted;
+    let position = formatted.length;
+    if (!atEnd) {
+      position = 0;
+      for (let seen = 0; position < formatted.length && seen < digitsBefore; position++) {
+        if (/\d/.test(formatted[position])) seen++;
+      }
+    }
+    input.setSelectionRange(position, position);
   };
 
   const cvcProblem = (value) => {
@@ -106,8 +171,7 @@
 
   const changed = (event) => {
     const input = event.target;
-    // `12` typed becomes `12/`, so that the year follows the slash.
-    if (input === inputs.expiry && event.inputType === 'insertText' && /^\d{2}$/.test(input.value)) input.value += '/';
+    if (input === inputs.expiry) formatExpiryField(input, event.inputType);
     clear(input.name);
     const empty = Object.values(inputs).every((field) => field.value.trim() === '');
     tell({ type: 'VAULT_CHANGE', complete: Object.keys(problemsNow()).length === 0, empty });

@@ -94,7 +94,7 @@ function fieldsPage(parentOrigin: string, sessionKey: string): string {
     <div class="row">
       <div class="field">
         <label for="expiry">Expiry date</label>
-        <input id="expiry" name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" maxlength="7" spellcheck="false" placeholder="MM/YY" aria-describedby="expiry-error">
+        <input id="expiry" name="expiry" type="text" inputmode="numeric" autocomplete="cc-exp" spellcheck="false" placeholder="MM/YY" aria-describedby="expiry-error">
         <p class="error" id="expiry-error" aria-live="polite"></p>
       </div>
       <div class="field">
