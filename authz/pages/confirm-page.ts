@@ -101,9 +101,7 @@ function purchase(view: ConfirmationView): Html {
   const { total } = summary;
   const money = (amount: string | null) => (amount === null ? '' : `${amount} ${total.currency}`);
   return html`<section aria-labelledby="flights"><h2 id="flights">Flights</h2>
-      <ul>${summary.slices.map(
-        (slice) => html`<li><strong>${slice.origin} → ${slice.destination}</strong>, ${local(slice.departingAt)} → ${local(slice.arrivingAt)} <span class="hint">(${slice.flights.join(', ')}; local times)</span></li>`,
-      )}</ul></section>
+      <ul>${summary.slices.map(itinerary)}</ul></section>
     <section aria-labelledby="passengers"><h2 id="passengers">Passengers</h2>
       <ul>${summary.passengers.map((passenger) => html`<li>${passenger.name} <span class="hint">(${passenger.type.replaceAll('_', ' ')}, born ${passenger.bornOn})</span></li>`)}</ul></section>
     ${
@@ -128,6 +126,40 @@ function purchase(view: ConfirmationView): Html {
         <tr><th scope="row">Seats</th><td>${money(total.seats_amount)}</td></tr>
         <tr><th scope="row">Total</th><td><strong>${money(total.total_amount)}</strong></td></tr>
       </table></section>`;
+}
+
+type SliceSummary = ConfirmationView['summary']['slices'][number];
+
+/**
+ * A slice as a list item. A direct flight is one line; a slice with connections names every airport it
+ * passes through (LHR → DUB → JFK), then each flight with its airports and local times, and each change
+ * of plane with the time on the ground. Confirmations stored before segments were kept show the slice's
+ * ends and flight numbers only.
+ */
+function itinerary(slice: SliceSummary): Html {
+  const times = `${local(slice.departingAt)} → ${local(slice.arrivingAt)}`;
+  const segments = slice.segments ?? [];
+  if (segments.length < 2) {
+    return html`<li><strong>${slice.origin} → ${slice.destination}</strong>, ${times} <span class="hint">(${slice.flights.join(', ')}; local times)</span></li>`;
+  }
+  const stops = segments.slice(1).map((segment) => segment.origin);
+  const route = [segments[0]?.origin ?? slice.origin, ...segments.map((segment) => segment.destination)].join(' → ');
+  // Numbered flights; a change of plane is a note under the flight that lands there, not an item of its own.
+  const legs = segments.map((segment, index) => {
+    const next = segments[index + 1];
+    const change = next ? html`<br><span class="hint">Change at ${next.origin}${layover(segment.arrivingAt, next.departingAt)}</span>` : '';
+    return html`<li>${segment.flight}, ${segment.origin} ${local(segment.departingAt)} → ${segment.destination} ${local(segment.arrivingAt)}${change}</li>`;
+  });
+  return html`<li><strong>${route}</strong>, ${times} <span class="hint">(${stops.length === 1 ? '1 stop' : `${stops.length} stops`}, at ${stops.join(', ')}; local times)</span>
+        <ol>${legs}</ol></li>`;
+}
+
+/** The time on the ground between two local times at the same airport (": 3 h 5 min"), or nothing if they do not read as times. */
+function layover(arriving: string, departing: string): string {
+  const minutes = (Date.parse(`${departing.slice(0, 16)}Z`) - Date.parse(`${arriving.slice(0, 16)}Z`)) / 60_000;
+  if (!Number.isFinite(minutes) || minutes < 0) return '';
+  const hours = Math.floor(minutes / 60);
+  return `: ${hours > 0 ? `${hours} h ` : ''}${minutes % 60} min`;
 }
 
 function decisionForm(context: ConfirmPageContext, buttons: Html): Html {

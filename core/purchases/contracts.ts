@@ -23,13 +23,26 @@ export interface ConfirmationView {
 export interface ConfirmationSummary {
   providerId: string;
   offerId: string;
-  /** The trip, slice by slice: origin and destination IATA codes, departure and arrival local times, carriers and flight numbers. */
-  slices: { origin: string; destination: string; departingAt: string; arrivingAt: string; flights: string[] }[];
+  /**
+   * The trip, slice by slice: origin and destination IATA codes, departure and arrival local times, carriers
+   * and flight numbers; and each flight of the slice, so the page shows where it stops. `segments` is absent
+   * from confirmations stored before it was kept.
+   */
+  slices: { origin: string; destination: string; departingAt: string; arrivingAt: string; flights: string[]; segments?: SegmentSummary[] }[];
   passengers: { name: string; type: string; bornOn: string }[];
   seats: { passenger: string; segment: string; seatNumber: string; price: string | null }[];
   services: { title: string; quantity: number; totalAmount: string }[];
   card: { brand: string; last4: string };
   total: TotalBreakdown;
+}
+
+/** One flight of a slice: its airports (IATA), local departure and arrival times, and flight ("EI 153"). */
+export interface SegmentSummary {
+  origin: string;
+  destination: string;
+  departingAt: string;
+  arrivingAt: string;
+  flight: string;
 }
 
 export interface ConfirmationDecisions {

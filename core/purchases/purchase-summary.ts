@@ -22,6 +22,13 @@ export function summarize(quote: PurchaseQuote, itinerary: Itinerary): Confirmat
       departingAt: slice.segments[0]?.departing_at ?? '',
       arrivingAt: slice.segments.at(-1)?.arriving_at ?? '',
       flights: slice.segments.map(flightOf),
+      segments: slice.segments.map((segment) => ({
+        origin: segment.origin.iata_code,
+        destination: segment.destination.iata_code,
+        departingAt: segment.departing_at,
+        arrivingAt: segment.arriving_at,
+        flight: flightOf(segment),
+      })),
     })),
     passengers: quote.passengers.map((passenger) => ({ name: `${passenger.first_name} ${passenger.last_name}`, type: passenger.type, bornOn: passenger.born_on })),
     seats: quote.seats.map((seat) => {
