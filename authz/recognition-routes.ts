@@ -50,8 +50,11 @@ const JAVASCRIPT = 'application/javascript; charset=utf-8';
 export interface RecognitionDeps {
   provider: Provider;
   db: Knex;
-  /** Whether the traveler has a standing consent for the client (authz/standing-consents.ts). */
-  consents: Pick<GrantStandingConsents, 'stands'>;
+  /**
+   * The traveler's standing consent for the client and the scopes it holds now (authz/standing-consents.ts):
+   * undefined when there is none; the chip names what those scopes disclose.
+   */
+  consents: Pick<GrantStandingConsents, 'grantedScopes'>;
   tokens: RecognitionTokens;
   csrf: CsrfTokens;
   /** Sandbox mode: the component refuses `isProd` against this server. */
@@ -82,7 +85,8 @@ export function recognitionRoutes(deps: RecognitionDeps): Router {
     // frame-ancestors binds only once the answer reaches a browser: a page that merely points a traveler's
     // browser at this URL (a top-level visit, an image) is told which kind of load it is, and gets no token.
     const framed = ['', 'iframe'].includes(ctx.get('sec-fetch-dest'));
-    const userId = framed && browser && (await deps.consents.stands(browser.userId, request.clientId)) ? browser.userId : undefined;
+    const scopes = framed && browser ? await deps.consents.grantedScopes(browser.userId, request.clientId) : undefined;
+    const userId = scopes ? browser?.userId : undefined;
     ctx.set({
       'Content-Security-Policy': `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors ${request.ancestors.join(' ')}; base-uri 'none'`,
       'X-Content-Type-Options': 'nosniff',
@@ -94,7 +98,7 @@ export function recognitionRoutes(deps: RecognitionDeps): Router {
     ctx.remove('X-Frame-Options');
     ctx.type = 'html';
     const view = { targetOrigin: new URL(request.redirectUri).origin, transparency: request.transparency, airlineName: request.airlineName };
-    if (!browser || !userId) {
+    if (!browser || !userId || !scopes) {
       ctx.body = recognitionFramePage({ ...view, recognition: { state: 'anonymous' } });
       return;
     }
@@ -105,6 +109,7 @@ export function recognitionRoutes(deps: RecognitionDeps): Router {
         state: 'recognized',
         token,
         displayName: user?.first_name || (user?.email ?? '').split('@')[0] || 'you',
+        scopes,
         signOut: { action: `${RECOGNITION_SIGN_OUT_PATH}?${request.query}`, csrf: signOutToken(deps, browser) },
       },
     });

@@ -13,11 +13,10 @@ import { findGrantId, grantedScopes } from './grants.js';
 export class GrantStandingConsents implements StandingConsents {
   constructor(private readonly deps: { db: Knex; clock: Clock; provider: Provider }) {}
 
-  /** Connected and not revoked, whatever scopes the grant still holds (what the recognition frame asks). */
-  async stands(userId: string, clientId: string): Promise<boolean> {
-    return (await findGrantId(this.deps.db, this.deps.clock, userId, clientId)) !== undefined;
-  }
-
+  /**
+   * The scopes of a standing consent (connected and not revoked) as they are now, or undefined when there is
+   * none: what the identity API discloses and the recognition frame tells the traveler.
+   */
   async grantedScopes(userId: string, clientId: string): Promise<string[] | undefined> {
     const grantId = await findGrantId(this.deps.db, this.deps.clock, userId, clientId);
     const grant = grantId ? await this.deps.provider.Grant.find(grantId) : undefined;

@@ -35,7 +35,9 @@
  *
  * Messages from the frame, accepted only from the authorization server's origin and this frame's window:
  * SVC_RECOGNITION_READY, SVC_RECOGNITION_STATE {state}, SVC_RECOGNITION_TOKEN {token},
- * SVC_RECOGNITION_SIGN_IN (the anonymous chip's button: the page goes to the authorization endpoint).
+ * SVC_RECOGNITION_SIGN_IN (the anonymous chip's button: the page goes to the authorization endpoint),
+ * SVC_RECOGNITION_SIZE {height} (the chip's content height in CSS pixels: the iframe takes it, so the chip
+ * is never clipped; the element's own box is the iframe's, for a page that reserves room for it).
  */
 
 /** The authorization server (issuer): this module is served at {AUTH_URL}/components/recognition.js. */
@@ -46,6 +48,9 @@ const SERVER_IS_SANDBOX = false;
 
 const DEFAULT_SCOPE = ['profile.read', 'preferences.read'];
 const DEFAULT_READY_TIMEOUT_MS = 10000;
+/** Bounds on the height the frame may ask for: a chip, never a wall over the airline's page. */
+const MIN_FRAME_HEIGHT = 24;
+const MAX_FRAME_HEIGHT = 400;
 const CHIP_POSITIONS = ['bottom-left', 'bottom-right', 'left', 'right'];
 const TRANSPARENCIES = ['full', 'minimal'];
 const STATES = ['recognized', 'anonymous', 'none'];
@@ -70,8 +75,8 @@ const STYLES = `
 :host(.bottom-right) { right: 16px; bottom: 16px; }
 :host(.left) { left: 16px; top: 50%; transform: translateY(-50%); }
 :host(.right) { right: 16px; top: 50%; transform: translateY(-50%); }
-iframe { display: block; border: 0; width: 320px; height: 88px; border-radius: 10px; color-scheme: normal; }
-iframe.minimal { width: 240px; height: 44px; }
+iframe { display: block; border: 0; width: min(320px, calc(100vw - 32px)); height: 88px; border-radius: 10px; color-scheme: normal; }
+iframe.minimal { width: min(240px, calc(100vw - 32px)); height: 44px; }
 `;
 
 let sharedSheet;
@@ -251,6 +256,11 @@ class TravelPartnerRecognition extends HTMLElement {
         break;
       case 'SVC_RECOGNITION_SIGN_IN':
         void this.#signIn();
+        break;
+      case 'SVC_RECOGNITION_SIZE':
+        if (typeof message.height === 'number' && Number.isFinite(message.height)) {
+          this.#frame.style.height = `${Math.min(MAX_FRAME_HEIGHT, Math.max(MIN_FRAME_HEIGHT, Math.ceil(message.height)))}px`;
+        }
         break;
     }
   }

@@ -4,9 +4,12 @@
  * chip is `anonymous`; its sign-in leads through our sign-in and consent pages back to the airline's page,
  * which is then `recognized`, gets a token and has its backend resolve it to the traveler's claims; a
  * replay of the token is 404 `unknown_token`; the chip's sign-out makes it `anonymous` again; a frame that
- * never boots reports `frame_timeout`. No console errors (a CSP violation would show there).
+ * never boots reports `frame_timeout`. No console errors (a CSP violation would show there). At 1280 and
+ * 390 px, anonymous and recognized, the chip's content fits its iframe and the chip covers none of the
+ * page's text (screenshots in SHOTS_DIR, /tmp/shots23 by default, to look at).
  */
-import test from 'ava';
+import fs from 'node:fs';
+import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { latestCode } from './helpers/browser.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
@@ -14,6 +17,11 @@ import { uniqueEmail } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 const DEMO_CLIENT_ID = 'sandbox-demo-airline';
+const SHOTS_DIR = process.env.SHOTS_DIR ?? '/tmp/shots23';
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
 
 let running: RunningService;
 let browser: Browser | undefined;
@@ -56,6 +64,7 @@ test('signed out → anonymous; sign in and consent → recognized, token resolv
   await page.goto(demoUrl);
   await stateIs(page, 'anonymous');
   t.is(new URL(page.url()).origin, new URL(demoUrl).origin);
+  await chipFitsAndCoversNothing(t, page, 'anonymous');
 
   const email = uniqueEmail('recognition');
   await page.frameLocator('travel-partner-recognition iframe').getByRole('button', { name: 'Sign in with Travel Partner' }).click();
@@ -76,7 +85,13 @@ test('signed out → anonymous; sign in and consent → recognized, token resolv
   t.is(landed.searchParams.get('state'), null);
   const chipText = await page.frameLocator('travel-partner-recognition iframe').locator('body').textContent();
   t.regex(chipText ?? '', /Recognized by Travel Partner as Amelia/);
-  t.regex(chipText ?? '', /Demo Air was told only that you are a returning traveler who allowed it/);
+  // What resolve discloses for the scopes granted below (profile, preferences, loyalty), nothing less.
+  t.regex(
+    chipText ?? '',
+    /Demo Air receives from us: your name, e-mail and phone number; your travel preferences \(seat, bags, meals, assistance needs\) and your language, region and currency; the loyalty memberships it linked to you\./,
+  );
+  t.false((chipText ?? '').includes('only that you'));
+  await chipFitsAndCoversNothing(t, page, 'recognized');
 
   await page.waitForFunction(() => (globalThis as unknown as DemoWindow).demoAirline.lastToken !== undefined);
   const token = (await page.evaluate(() => (globalThis as unknown as DemoWindow).demoAirline.lastToken)) as string;
@@ -131,6 +146,77 @@ test('the demo airline page is served on its own origin, and the landing page li
   const landing = await (await fetch(`${running.url}/`, { headers: { accept: 'text/html' } })).text();
   t.true(landing.includes(`href="${demoUrl}"`), 'the landing page links to Demo Air');
 });
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+/** The frame's document, as the functions run in it see it. */
+interface FrameWindow {
+  document: {
+    documentElement: { scrollWidth: number; scrollHeight: number };
+    querySelectorAll(selectors: string): Iterable<{ getBoundingClientRect(): { top: number; left: number; right: number; bottom: number } }>;
+  };
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/**
+ * At each width: the chip's content (the frame document's scroll size) is no larger than its iframe's box,
+ * and the iframe's box does not meet the page's main text; a screenshot of each for a person to look at.
+ */
+async function chipFitsAndCoversNothing(t: ExecutionContext, page: Page, state: string): Promise<void> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  const iframe = page.locator('travel-partner-recognition iframe');
+  for (const viewport of WIDTHS) {
+    await page.setViewportSize(viewport);
+    const measure = async () => {
+      const frame = await (await iframe.elementHandle())?.contentFrame();
+      // The document's scroll size, and the box around everything in it: content pushed out above or
+      // centred past the edges does not show in scroll sizes.
+      const content = await frame?.evaluate(() => {
+        const { document } = globalThis as unknown as FrameWindow;
+        const root = document.documentElement;
+        const boxes = [...document.querySelectorAll('body, body *')].map((element) => element.getBoundingClientRect());
+        return {
+          width: Math.ceil(Math.max(root.scrollWidth, ...boxes.map((box) => box.right))),
+          height: Math.ceil(Math.max(root.scrollHeight, ...boxes.map((box) => box.bottom))),
+          top: Math.floor(Math.min(...boxes.map((box) => box.top))),
+          left: Math.floor(Math.min(...boxes.map((box) => box.left))),
+        };
+      });
+      const pageWidth = await page.evaluate(() => (globalThis as unknown as FrameWindow).document.documentElement.scrollWidth);
+      return { chip: await iframe.boundingBox(), main: await page.locator('main').boundingBox(), content, pageWidth };
+    };
+    // The frame posts its height after layout, and the page makes room once the chip has its size.
+    let seen = await measure();
+    for (let tries = 0; tries < 40; tries++) {
+      await page.waitForTimeout(50);
+      const next = await measure();
+      const same = JSON.stringify(next) === JSON.stringify(seen);
+      seen = next;
+      if (same && tries > 2) break;
+    }
+    const { chip, main, content, pageWidth } = seen;
+    const where = `${state} at ${viewport.width}px: ${JSON.stringify(seen)}`;
+    if (!chip || !main || !content) {
+      t.fail(`nothing to measure, ${where}`);
+      continue;
+    }
+    t.true(content.height <= Math.round(chip.height), `the chip's content is not taller than its frame, ${where}`);
+    t.true(content.width <= Math.round(chip.width), `the chip's content is not wider than its frame, ${where}`);
+    t.true(content.top >= 0 && content.left >= 0, `nothing of the chip is pushed out above or left of its frame, ${where}`);
+    t.true(chip.x >= 0 && chip.x + chip.width <= viewport.width, `the chip is within the page's width, ${where}`);
+    t.false(overlaps(chip, main), `the chip covers none of the main text, ${where}`);
+    t.true(pageWidth <= viewport.width && main.x + main.width <= viewport.width, `the page's room for the chip does not push its text off the screen, ${where}`);
+    await page.screenshot({ path: `${SHOTS_DIR}/demo-air-${state}-${viewport.width}.png` });
+  }
+  await page.setViewportSize(WIDTHS[0]);
+}
 
 async function logShows(page: Page, text: string): Promise<boolean> {
   return ((await page.textContent('#log')) ?? '').includes(text);

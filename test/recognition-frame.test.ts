@@ -7,6 +7,7 @@
 import test from 'ava';
 import { systemClock } from '../core/clock.js';
 import { RecognitionTokens } from '../core/identity/recognition-tokens.js';
+import { recognitionFramePage } from '../authz/pages/recognition-frame.js';
 import { appsHeaders } from './helpers/apps-api.js';
 import { csrfOf, formActions, isPage, TestBrowser, type Page } from './helpers/browser.js';
 import { createTestDatabase } from './helpers/database.js';
@@ -42,11 +43,11 @@ function tokenOf(page: Page): string {
 }
 
 /** A partner airline, and a traveler who signed in and consented to it in `browser`. */
-async function connectedTraveler(name: string, options: { firstName?: string } = {}) {
+async function connectedTraveler(name: string, options: { firstName?: string; scope?: string } = {}) {
   const airline = await createPartnerClient(running, name, undefined, { airline: true });
   const config = await clientFor(running, airline.clientId, oauth.ClientSecretBasic(airline.clientSecret));
   const email = uniqueEmail();
-  const { tokens, browser } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: 'profile.read', traveler: { email } });
+  const { tokens, browser } = await authorize(running, config, { redirectUri: PARTNER_REDIRECT, scope: options.scope ?? 'profile.read', traveler: { email } });
   const userId = userIdOf(tokens.access_token);
   if (options.firstName) await running.service.db.knex('users').where({ id: userId }).update({ first_name: options.firstName });
   return { airline, browser, userId, email };
@@ -106,7 +107,7 @@ test('signed in and connected: recognized, with a fresh 120-second token bound t
   t.is(first.status, 200);
   t.is(stateOf(first), 'recognized');
   t.true(first.html.includes('Recognized by Travel Partner as <strong>Amelia</strong>'), first.html);
-  t.true(first.html.includes('Recognizing Air was told only that you are a returning traveler who allowed it.'));
+  t.true(first.html.includes('Recognizing Air receives from us: your name, e-mail and phone number.'), first.html);
   const token = tokenOf(first);
   t.regex(token, /^[A-Za-z0-9_-]{22}$/, '128 random bits, base64url');
   const rows: { user_id: string; client_id: string; expires_at: Date; created_at: Date; used_at: Date | null }[] = await running.service.db
@@ -136,7 +137,47 @@ test('signed in and connected: recognized, with a fresh 120-second token bound t
   const minimal = await openFrame(browser, frameUrl(airline.clientId, PARTNER_REDIRECT, { transparency: 'minimal' }));
   t.is(stateOf(minimal), 'recognized');
   t.true(minimal.html.includes('✓ Travel Partner'));
-  t.false(minimal.html.includes('was told only'));
+  t.false(minimal.html.includes('receives from us'));
+});
+
+test('the full chip names what the airline receives, per scope the traveler granted it: the claim groups resolve discloses', async (t) => {
+  const profileOnly = await connectedTraveler('Profile Air', { firstName: 'Amelia' });
+  const page = await openFrame(profileOnly.browser, frameUrl(profileOnly.airline.clientId, PARTNER_REDIRECT, { airline_name: 'Profile Air' }));
+  t.is(stateOf(page), 'recognized');
+  t.true(page.html.includes('Profile Air receives from us: your name, e-mail and phone number.'), page.html);
+  t.false(page.html.includes('preferences'), 'preferences.read was not granted');
+  t.false(page.html.includes('loyalty'), 'loyalty.read was not granted');
+  t.false(page.html.includes('returning traveler'), 'never that the airline learns only that the traveler returns');
+  t.false(page.html.includes('only that you'));
+
+  const everything = await connectedTraveler('Everything Air', { firstName: 'Amelia', scope: 'profile.read preferences.read loyalty.read' });
+  const full = await openFrame(everything.browser, frameUrl(everything.airline.clientId, PARTNER_REDIRECT, { airline_name: 'Everything Air' }));
+  t.true(
+    full.html.includes(
+      'Everything Air receives from us: your name, e-mail and phone number; your travel preferences (seat, bags, meals, assistance needs) and your language, region and currency; the loyalty memberships it linked to you.',
+    ),
+    full.html,
+  );
+  t.false(full.html.includes('only that you'));
+
+  // None of the three, but another permission (its API tokens use it): not "only", and where to see it.
+  const other = await connectedTraveler('Other Air', { firstName: 'Amelia', scope: 'bookings.read' });
+  const otherPage = await openFrame(other.browser, frameUrl(other.airline.clientId, PARTNER_REDIRECT, { airline_name: 'Other Air' }));
+  t.is(stateOf(otherPage), 'recognized');
+  t.false(otherPage.html.includes('only that you'), otherPage.html);
+  t.false(otherPage.html.includes('receives from us'));
+  t.true(otherPage.html.includes('Other Air recognizes you, and holds other permissions you gave it'), otherPage.html);
+  t.regex(otherPage.html, /<a href="\/account\/apps" target="_blank" rel="noopener">Connected apps<\/a>/);
+
+  // A standing consent with no scope left (the traveler turned each off): nothing but the connection.
+  const bare = recognitionFramePage({
+    targetOrigin: 'https://www.bare.example',
+    transparency: 'full',
+    airlineName: 'Bare Air',
+    recognition: { state: 'recognized', token: 'x', displayName: 'Amelia', scopes: [], signOut: { action: '/recognition/sign-out', csrf: 'c' } },
+  });
+  t.true(bare.includes('Bare Air learns only that you are connected to it.'), bare);
+  t.false(bare.includes('receives from us'));
 });
 
 test('without a first name the chip greets the traveler by their e-mail’s local part', async (t) => {

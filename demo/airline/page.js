@@ -63,3 +63,6 @@ chip.onError = (error) => note(`error: ${error.source}: ${error.message}`);
 chip.addEventListener('travel-partner-authorization', () => note('signed in with Travel Partner (an authorization code came back; this demo does not exchange it)'));
 replay.addEventListener('click', () => void resolve(demo.lastToken));
 document.body.append(chip);
+// The chip's box is its iframe's, which follows the chip's content: the narrow layout keeps that much room
+// (and 16px each side) at the bottom (demo.css).
+new window.ResizeObserver(() => document.body.style.setProperty('--chip-room', `${Math.ceil(chip.getBoundingClientRect().height) + 32}px`)).observe(chip);

@@ -46,7 +46,19 @@ export function demoPage(options: DemoPageOptions): string {
 export const DEMO_STYLESHEET = `:root { color-scheme: light dark; --accent: #b5441a; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: Canvas; color: CanvasText; }
 header { padding: 0.75rem 1.5rem; background: var(--accent); color: white; }
-main { max-width: 44rem; margin: 2rem auto 10rem; padding: 0 1.5rem; }
+main { max-width: 44rem; margin: 2rem auto; padding: 0 1.5rem; }
+/* The recognition chip is fixed in the bottom-left corner: the page keeps its text out of the chip's way.
+   Wide, a column on the left as wide as the chip (320px and 16px each side); narrow, a band at the
+   bottom as tall as the chip (--chip-room, set by page.js), with the text scrolling above it. */
+@media (min-width: 62rem) {
+  main { margin-left: max(22rem, calc((100% - 44rem) / 2)); }
+}
+@media (max-width: 61.99rem) {
+  body { display: flex; flex-direction: column; height: 100vh; height: 100dvh; }
+  header { flex: none; }
+  main { flex: 1; overflow: auto; box-sizing: border-box; width: 100%; margin: 0 auto; padding: 1rem 1.5rem; }
+  body::after { content: ""; flex: none; height: var(--chip-room, 8rem); }
+}
 pre { overflow-x: auto; padding: 0.75rem 1rem; border-radius: 6px; background: color-mix(in srgb, CanvasText 7%, transparent); }
 .hint { opacity: 0.8; font-size: 0.9rem; }
 #log li { font: 0.9rem ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
