@@ -7,6 +7,7 @@ import { setTimeout } from 'node:timers/promises';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import { Redis } from 'ioredis';
+import type { AdminDeps } from './admin/commands.js';
 import type { AbusePolicy, Limit } from './authz/abuse-limits.js';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
 import { BearerVerifier } from './authz/bearer-verifier.js';
@@ -89,6 +90,8 @@ export interface Service {
   paymentMethods: PaymentMethodService;
   mailer: Mailer;
   sms: SmsSender;
+  /** What the admin command line works with when it comes through this service's admin socket. */
+  admin: AdminDeps;
   /** Bookings (tests drive recovery through it). */
   bookings: BookingService;
   /** Deletes expired authorization-server rows and sign-in codes (also run every few minutes). */
@@ -225,6 +228,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       mailer: messaging.mailer,
       sms: messaging.sms,
       bookings: bookings.bookings,
+      admin: { partners, clients: partnerClients, paymentMethods: cards.paymentMethods, sandbox: config.sandbox, signInLimits: signIn.signInLimits },
       sweepExpired,
       async recover() {
         recoverer ??= setInterval(() => {

@@ -34,7 +34,7 @@ async function start(config: Config): Promise<void> {
     // is shown once, and would be lost with a process that could not serve it).
     await listen(server, config.port, config.host, 'PORT');
     for (const { own, server: ownServer } of ownPortServers) await listen(ownServer, own.port, config.host, own.portVariable);
-    if (service.db.embedded) admin = await startAdminSocket(config.dataDir, { partners: service.partners, clients: service.partnerClients, paymentMethods: service.paymentMethods }, logger);
+    if (service.db.embedded) admin = await startAdminSocket(config.dataDir, service.admin, logger);
     if (config.sandbox) await announceDemoPartner(service, config);
   } catch (error) {
     server.close();

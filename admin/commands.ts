@@ -4,7 +4,7 @@
  * messages say what to type instead.
  */
 import { parseArgs } from 'node:util';
-import { ValidationError } from '../core/errors.js';
+import { ForbiddenError, ValidationError } from '../core/errors.js';
 import type { PartnerClients } from '../core/oauth/client-rules.js';
 import type { PartnerService } from '../core/partners/service.js';
 import { METHOD_TYPES } from '../core/payment-methods/schemas.js';
@@ -15,7 +15,23 @@ export interface AdminDeps {
   partners: PartnerService;
   clients: PartnerClients;
   paymentMethods: Pick<PaymentMethodService, 'importLegacy'>;
+  /** Sandbox mode (config.sandbox): sign-in limits may be reset only then. Absent: not sandbox mode. */
+  sandbox?: boolean;
+  /** The sign-in code counters this command can reach (authz/abuse-limits.ts); absent: none. */
+  signInLimits?: SignInLimitsReset;
 }
+
+export interface SignInLimitsReset {
+  /** Redis, shared by every instance; or the memory of the service process answering the command. */
+  readonly countedIn: 'redis' | 'memory';
+  forgetAddress(email: string): Promise<void>;
+}
+
+const UNREACHABLE_COUNTS =
+  'Nothing was reset: without REDIS_URL the sign-in limits are counted in the memory of the running service, ' +
+  'which this command reaches only through its admin socket (embedded database, no DATABASE_URL). No service ' +
+  'answered there: a stopped service kept no counts; a running one on DATABASE_URL keeps them until it restarts ' +
+  '(restart it, or give it REDIS_URL).';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -42,6 +58,11 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
       default, and deletes like any card, but has no cardholder name or billing ZIP. BRAND: visa, mastercard,
       amex or discover. --default makes it the traveler's default; REF (the old processor's ids) is sealed.
       Prints {id}.
+  sign-in-limits reset --email ADDRESS
+      Sandbox mode only (refused otherwise): the sign-in code limits apply in sandbox mode too, and this
+      gives ADDRESS its whole budget back, from every network. Prints {email, reset, counted_in}. The
+      counts live in Redis (REDIS_URL), or else in the running service's memory, reached only through its
+      admin socket (embedded database): with neither, it prints reset: false and a note saying why.
 
 Output is JSON on stdout; errors go to stderr with a non-zero exit code.`;
 
@@ -67,6 +88,7 @@ const OPTIONS = {
   'method-type': { type: 'string' },
   default: { type: 'boolean' },
   'legacy-reference': { type: 'string' },
+  email: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -132,9 +154,22 @@ export async function runAdminCommand(argv: string[], deps: AdminDeps): Promise<
         isDefault: values.default ?? false,
         legacyReference: values['legacy-reference'],
       });
+    case 'sign-in-limits reset':
+      return resetSignInLimits(required(values.email, '--email'), deps);
     default:
       throw usageError(command === '' || values.help ? 'Name a command.' : `Unknown command "${command}".`);
   }
+}
+
+async function resetSignInLimits(email: string, deps: AdminDeps) {
+  if (!deps.sandbox) {
+    throw new ForbiddenError('sign-in-limits reset works in sandbox mode only (SANDBOX=1): elsewhere the limits protect real inboxes, and an address waits out its window.', 'sandbox_only');
+  }
+  const address = email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+$/.test(address)) throw usageError(`--email must be an e-mail address (got "${email}").`);
+  if (!deps.signInLimits) return { email: address, reset: false, counted_in: null, note: UNREACHABLE_COUNTS };
+  await deps.signInLimits.forgetAddress(address);
+  return { email: address, reset: true, counted_in: deps.signInLimits.countedIn === 'redis' ? 'redis' : 'service_memory' };
 }
 
 function required(value: string | undefined, flag: string): string {

@@ -8,7 +8,7 @@
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../core/errors.js';
-import { counter, take } from './counter.js';
+import { counter, forgetKey, forgetKeysStartingWith, take } from './counter.js';
 import { networkOf } from './networks.js';
 
 export interface Limit {
@@ -62,6 +62,9 @@ export class AbuseLimits {
   readonly #perNetwork: RateLimiterAbstract;
   readonly #registrations: RateLimiterAbstract;
   readonly #signInNetworks: SignInNetworks | undefined;
+  readonly #redis: Redis | undefined;
+  /** Where the counts live: shared by every instance in Redis, or this process's own memory. */
+  readonly countedIn: 'redis' | 'memory';
 
   constructor(options: { redis?: Redis; keyPrefix?: string; policy?: Partial<AbusePolicy>; signInNetworks?: SignInNetworks } = {}) {
     const prefix = options.keyPrefix ?? 'usage';
@@ -72,6 +75,8 @@ export class AbuseLimits {
     this.#perNetwork = counter({ redis: options.redis, keyPrefix: `${prefix}:sign-in-network`, ...policy.signInCodesPerNetwork });
     this.#registrations = counter({ redis: options.redis, keyPrefix: `${prefix}:registrations`, ...policy.registrationsPerNetwork });
     this.#signInNetworks = options.signInNetworks;
+    this.#redis = options.redis;
+    this.countedIn = options.redis ? 'redis' : 'memory';
   }
 
   /**
@@ -118,6 +123,18 @@ export class AbuseLimits {
   /** A traveler signed in from `clientAddress`: its network is theirs from now on (see signInCode). */
   async signedIn(userId: string, clientAddress: string): Promise<void> {
     await this.#signInNetworks?.remember(userId, networkOf(clientAddress));
+  }
+
+  /**
+   * Gives `email` its whole sign-in code budget back (the admin command line, in sandbox mode): its count
+   * from every network, its overall count and its pace. What its networks asked for other addresses stays
+   * counted, and the networks the traveler signed in from stay known (they only ever let codes through).
+   */
+  async forgetAddress(email: string): Promise<void> {
+    const address = email.trim().toLowerCase();
+    await forgetKeysStartingWith(this.#perAddress, this.#redis, `${address} `);
+    await forgetKey(this.#perAddressOverall, address);
+    await forgetKey(this.#pace, address);
   }
 
   /** Counts one open registration from `clientAddress`'s network. */

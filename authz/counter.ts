@@ -25,3 +25,39 @@ export async function take(limiter: RateLimiterAbstract, key: string, message: (
     throw new RateLimitedError(message(wait), wait, 'too_many_requests');
   }
 }
+
+/**
+ * Forgets every key of `limiter` that starts with `start`: in Redis (found with SCAN, so every instance's
+ * count goes) and in the memory counting stands in for Redis, or instead of it.
+ */
+export async function forgetKeysStartingWith(limiter: RateLimiterAbstract, redis: Redis | undefined, start: string): Promise<void> {
+  if (redis) {
+    const pattern = `${escapeGlob(limiter.getKey(start))}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+  for (const memory of memoriesOf(limiter)) {
+    const keys = memory.dump().storage.map((record) => String(record.key));
+    for (const key of keys.filter((each) => each.startsWith(start))) await memory.delete(key);
+  }
+}
+
+/** Forgets one key of `limiter`, in Redis and in memory alike. */
+export async function forgetKey(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  await limiter.delete(key);
+  for (const memory of memoriesOf(limiter)) await memory.delete(key);
+}
+
+/** The limiter itself when it counts in memory, and the in-memory stand-in of one that counts in Redis. */
+function memoriesOf(limiter: RateLimiterAbstract): RateLimiterMemory[] {
+  const insurance = (limiter as { insuranceLimiter?: unknown }).insuranceLimiter;
+  return [limiter, insurance].filter((each): each is RateLimiterMemory => each instanceof RateLimiterMemory);
+}
+
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (character) => `\\${character}`);
+}

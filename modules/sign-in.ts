@@ -45,6 +45,8 @@ export function signInModule(
   consents: StandingConsents;
   pairwiseIds: PairwiseIds;
   recognitionTokens: RecognitionTokens;
+  /** The limits on sign-in mail (the admin command line resets an address's in sandbox mode). */
+  signInLimits: AbuseLimits;
 } {
   const { config, db, clock, keys } = shared;
   const signInNetworks = new KnownNetworks({ db: db.knex, clock });
@@ -101,6 +103,7 @@ export function signInModule(
     consents,
     pairwiseIds,
     recognitionTokens,
+    signInLimits: limits,
     sessions: browserSessions(provider, csrf, config.authUrl, [...ownOrigins, ...config.componentOrigins]),
     documented: oauthOperations(),
     sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired(), () => recognitionTokens.sweepExpired()],

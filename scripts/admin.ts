@@ -1,11 +1,12 @@
 /**
- * `npm run admin -- <command>`: partner onboarding and usage plans. With the embedded database and a
- * running service, the command goes through the service's admin socket (the service holds the data
- * directory); otherwise it opens the database itself.
+ * `npm run admin -- <command>`: partner onboarding, usage plans, and (sandbox mode) sign-in limits. With
+ * the embedded database and a running service, the command goes through the service's admin socket (the
+ * service holds the data directory); otherwise it opens the database itself.
  */
 import fs from 'node:fs';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { runAdminCommand } from '../admin/commands.js';
+import { runAdminCommand, type SignInLimitsReset } from '../admin/commands.js';
 import { adminSocketPath, describeAdminError, sendAdminCommand, type AdminReply } from '../admin/socket.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../core/db/database.js';
@@ -15,6 +16,7 @@ import { createLogger } from '../core/logger.js';
 import { PartnerService } from '../core/partners/service.js';
 import { PaymentMethodService } from '../core/payment-methods/service.js';
 import { cardVaultOf } from '../modules/cards.js';
+import { AbuseLimits } from '../authz/abuse-limits.js';
 import { loadSigningKeys } from '../authz/keys.js';
 import { PartnerClientRegistry } from '../authz/partner-clients.js';
 import { systemClock } from '../core/clock.js';
@@ -47,12 +49,32 @@ async function main(argv: string[]): Promise<AdminReply> {
     const secrets = new SecretBox(keys.dataEncryptionKeys);
     const clients = new PartnerClientRegistry({ db: db.knex, clock: systemClock, secrets, partners });
     const paymentMethods = new PaymentMethodService({ db: db.knex, clock: systemClock, secrets, vault: cardVaultOf(config, logger), logger, hashKeys: keys.cookieKeys });
-    return { ok: true, result: await runAdminCommand(argv, { partners, clients, paymentMethods }) };
+    // Without Redis the sign-in limits are counted in a service's memory, which only its socket reaches.
+    const signInLimits = config.redisUrl ? redisSignInLimits(config.redisUrl) : undefined;
+    return { ok: true, result: await runAdminCommand(argv, { partners, clients, paymentMethods, sandbox: config.sandbox, signInLimits }) };
   } catch (error) {
     return { ok: false, error: describeAdminError(error, logger, 'the log line above has the details') };
   } finally {
     await db.close();
   }
+}
+
+/** The counts every instance shares in Redis, under the service's own key prefix; connected only when used. */
+function redisSignInLimits(url: string): SignInLimitsReset {
+  return {
+    countedIn: 'redis',
+    async forgetAddress(email) {
+      const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+      // connect() rejects with the error; this only keeps ioredis from printing it a second time.
+      redis.on('error', () => {});
+      try {
+        await redis.connect();
+        await new AbuseLimits({ redis }).forgetAddress(email);
+      } finally {
+        redis.disconnect();
+      }
+    },
+  };
 }
 
 try {
