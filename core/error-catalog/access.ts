@@ -75,6 +75,13 @@ export const ACCESS_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: false,
       },
+      sandbox_only: {
+        status: 403,
+        title: 'Sandbox mode only',
+        help: 'This admin command exists for trying the service in sandbox mode (SANDBOX=1), for example resetting an address’s sign-in limits; outside it the limits protect real inboxes, and an address waits out its window.',
+        retryable: false,
+        needsUser: false,
+      },
       token_partner_mismatch: {
         status: 403,
         title: 'The token is not your client’s',
