@@ -147,6 +147,16 @@ export interface Config {
 export class ConfigError extends Error {}
 
 /** Reads and checks the environment; throws ConfigError with one line naming each bad variable. */
+/** The service's own exact origins: the API's and the sign-in pages' (one when AUTH_URL is BASE_URL). */
+export function ownOrigins(config: Pick<Config, 'baseUrl' | 'authUrl'>): string[] {
+  return [...new Set([new URL(config.baseUrl).origin, new URL(config.authUrl).origin])];
+}
+
+/** The pages that may use the browser components on the traveler's session: ours and COMPONENT_ORIGINS. */
+export function componentPageOrigins(config: Pick<Config, 'baseUrl' | 'authUrl' | 'componentOrigins'>): string[] {
+  return [...new Set([...ownOrigins(config), ...config.componentOrigins])];
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "not set", as in most .env tooling.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));

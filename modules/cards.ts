@@ -5,7 +5,7 @@
  * sandbox mode), and the sweeps of the sandboxes' expired rows.
  */
 import crypto from 'node:crypto';
-import type { Config } from '../config.js';
+import { componentPageOrigins, type Config } from '../config.js';
 import { SecretBox } from '../core/crypto/secret-box.js';
 import { ProviderUnavailableError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -54,7 +54,7 @@ export function cardsModule(shared: SharedPieces): Cards {
     vault,
     processor,
     routes: [
-      ...paymentMethodRoutes({ paymentMethods, users: shared.users, componentOrigins: componentOrigins(config) }),
+      ...paymentMethodRoutes({ paymentMethods, users: shared.users, componentOrigins: componentPageOrigins(config) }),
       ...cardCaptureRoutes({ vaultUrl: vault.publicUrl || config.baseUrl, sandbox: config.sandbox, stylesheetPath: STYLESHEET_PATH }),
     ],
     tools: CARD_TOOLS,
@@ -68,11 +68,6 @@ export function cardsModule(shared: SharedPieces): Cards {
 /** The configured card vault (or its sandbox); without one, saved cards answer that they are unavailable. */
 export function cardVaultOf(config: Config, logger: Logger): CardVault {
   return config.vault ? new BasisTheoryVault({ baseUrl: config.vault.url, apiKey: config.vault.apiKey, logger }) : unconfiguredVault;
-}
-
-/** Pages that may frame the hosted card fields: the service's own (API and sign-in pages) and COMPONENT_ORIGINS. */
-function componentOrigins(config: Config): string[] {
-  return [...new Set([new URL(config.baseUrl).origin, new URL(config.authUrl).origin, ...config.componentOrigins])];
 }
 
 /**

@@ -3,6 +3,7 @@
  * connected apps, and the limits on unauthenticated sign-in mail and registrations. Its expired rows,
  * sign-in codes and old sign-in networks are swept.
  */
+import { componentPageOrigins, ownOrigins } from '../config.js';
 import type { Middleware } from 'koa';
 import { AbuseLimits, type AbusePolicy } from '../authz/abuse-limits.js';
 import { accountRoutes } from '../authz/account-routes.js';
@@ -82,7 +83,7 @@ export function signInModule(
   // Whose pages may change things on the traveler's cookies (core/cross-site.ts): the hosted pages' forms
   // and /v1/apps, ours only (the sign-in pages' and the API's exact origins); the payment routes a
   // browser calls with the session, also the partner pages of COMPONENT_ORIGINS (their credentialed CORS).
-  const ownOrigins = [...new Set([new URL(config.authUrl).origin, new URL(config.baseUrl).origin])];
+  const own = ownOrigins(config);
   const authorizationServer = authorizationRoutes({
     provider,
     logger: shared.logger,
@@ -91,10 +92,10 @@ export function signInModule(
     tokenFailedAuth: limitFailedClientSecrets(options.failedAuth),
     resources,
     pages: [
-      interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources, spendingLimits, preferences, allowedOrigins: ownOrigins }).routes() as Middleware,
-      accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl, spendingLimits, preferences, allowedOrigins: ownOrigins }).routes() as Middleware,
-      confirmRoutes({ provider, confirmations, users: shared.users, csrf, authUrl: config.authUrl, allowedOrigins: ownOrigins }).routes() as Middleware,
-      recognitionRoutes({ provider, db: db.knex, consents, tokens: recognitionTokens, csrf, sandbox: config.sandbox, allowedOrigins: ownOrigins }).routes() as Middleware,
+      interactionRoutes({ provider, limits, codes, csrf, db: db.knex, clock, resources, spendingLimits, preferences, allowedOrigins: own }).routes() as Middleware,
+      accountRoutes({ provider, apps, users: shared.users, csrf, authUrl: config.authUrl, spendingLimits, preferences, allowedOrigins: own }).routes() as Middleware,
+      confirmRoutes({ provider, confirmations, users: shared.users, csrf, authUrl: config.authUrl, allowedOrigins: own }).routes() as Middleware,
+      recognitionRoutes({ provider, db: db.knex, consents, tokens: recognitionTokens, csrf, sandbox: config.sandbox, allowedOrigins: own }).routes() as Middleware,
     ],
   });
   return {
@@ -104,7 +105,7 @@ export function signInModule(
     pairwiseIds,
     recognitionTokens,
     signInLimits: limits,
-    sessions: browserSessions(provider, csrf, config.authUrl, [...ownOrigins, ...config.componentOrigins]),
+    sessions: browserSessions(provider, csrf, config.authUrl, componentPageOrigins(config)),
     documented: oauthOperations(),
     sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired(), () => recognitionTokens.sweepExpired()],
   };
