@@ -7,9 +7,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictError, ForbiddenError, NotFoundError, PriceChangedError, UnprocessableError, ValidationError } from '../errors.js';
+import { checkDepartureWindow } from '../flights/departure-window.js';
+import type { Offer } from '../flights/offer-schemas.js';
 import type { BookableOffer, OfferService } from '../flights/offers.js';
 import type { Owner } from '../flights/owner.js';
 import type { ProviderCatalog } from '../flights/provider-catalog.js';
+import type { ProviderCapabilities } from '../flights/schemas.js';
 import { boundProblem, maxAmount, toMinorUnits } from '../money/money.js';
 import type { PaymentMethodService } from '../payment-methods/service.js';
 import { planBooking } from './booking-plan.js';
@@ -54,7 +57,7 @@ export class BookingService {
     if (earlier) return { response: await this.#replay(earlier, digest), replayed: true };
 
     const capabilities = this.deps.providers.capabilities(providerId);
-    const priced = await this.#bookableOffer(booker, providerId, request.offer_id, capabilities.requires_pricing);
+    const priced = await this.#bookableOffer(booker, providerId, request.offer_id, capabilities);
     const wantsSeats = (request.seat_selections?.length ?? 0) > 0;
     const seatMaps = wantsSeats && capabilities.supports_seat_selection ? await this.deps.offers.seatMaps(booker, providerId, request.offer_id) : undefined;
     const plan = planBooking({ request, offer: priced, capabilities, providerId, seatMaps });
@@ -138,6 +141,7 @@ export class BookingService {
     }
     const change = row.failure?.priceChange;
     if (row.status !== 'failed' || change?.orderId !== request.order_id) return answerOf(await this.#settled(row));
+    checkDepartureWindow(row.offer as Pick<Offer, 'slices'>, this.deps.providers.capabilities(providerId), providerId, this.deps.clock.now());
     // The new total is the provider's word: one beyond the bound of every amount cannot be charged.
     const tooLarge = boundProblem(toMinorUnits(change.newTotalAmount, change.currency), change.currency, 'order_id');
     if (tooLarge) {
@@ -305,9 +309,11 @@ export class BookingService {
    * minutes: a total that moved is said now (409 price_changed, no order exists yet), whether this request
    * priced it or another one did at the same moment.
    */
-  async #bookableOffer(booker: Booker, providerId: string, offerId: string, requiresPricing: boolean): Promise<BookableOffer> {
+  async #bookableOffer(booker: Booker, providerId: string, offerId: string, capabilities: ProviderCapabilities): Promise<BookableOffer> {
     const offer = await this.deps.offers.bookable(booker, providerId, offerId);
-    if (!requiresPricing || (offer.pricedAt && this.deps.clock.now().getTime() - offer.pricedAt.getTime() < PRICING_FRESH_MS)) return offer;
+    // A flight that has left (or leaves too soon, or too far ahead) is refused before the provider is asked.
+    checkDepartureWindow(offer.offer, capabilities, providerId, this.deps.clock.now());
+    if (!capabilities.requires_pricing || (offer.pricedAt && this.deps.clock.now().getTime() - offer.pricedAt.getTime() < PRICING_FRESH_MS)) return offer;
     let priced: BookableOffer;
     try {
       const result = await this.deps.offers.price(booker, providerId, offerId);

@@ -29,6 +29,27 @@ export const REFUSAL_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: false,
       },
+      flight_departed: {
+        status: 422,
+        title: 'The flight has departed',
+        help: 'The offer’s first flight has already left (the message names it, in local time at its airport): nothing was charged. Search again for a later flight.',
+        retryable: false,
+        needsUser: false,
+      },
+      departure_too_soon: {
+        status: 422,
+        title: 'The flight departs too soon to book',
+        help: 'The offer’s first flight departs sooner than the provider’s shortest notice (`min_advance_booking_hours` in its capabilities): nothing was charged. Choose a later flight.',
+        retryable: false,
+        needsUser: false,
+      },
+      departure_too_far_ahead: {
+        status: 422,
+        title: 'The flight is too far ahead to book',
+        help: 'A flight of the offer departs further ahead than the provider sells (`max_advance_booking_days` in its capabilities): nothing was charged. Book it nearer the date.',
+        retryable: false,
+        needsUser: false,
+      },
       invalid_passenger: {
         status: 422,
         title: 'The airline refused a passenger’s details',
