@@ -4,7 +4,7 @@
  * typed key by key into the vault's frame on the demo page and saved, and the saved card's expiry is
  * read back from the database. What cannot be an expiry (`13/30`, a past month) is refused in words,
  * tied to the field. With SHOTS_DIR set, it also takes screenshots of the field (empty, filled, error)
- * at 1280 and 390 px.
+ * at 1280 and 375 px.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -169,10 +169,10 @@ test.serial('the field is labelled, numeric, autocompleted as cc-exp', async (t)
 });
 
 const SHOTS = process.env.SHOTS_DIR;
-(SHOTS ? test.serial : test.serial.skip)('screenshots of the card field: empty, filled, error, at 1280 and 390 px', async (t) => {
+(SHOTS ? test.serial : test.serial.skip)('screenshots of the card field: empty, filled, error, at 1280 and 375 px', async (t) => {
   if (!browser || !SHOTS) return t.fail(CHROMIUM_MISSING);
   fs.mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1280, 390]) {
+  for (const width of [1280, 375]) {
     // Tall enough that the vault's frame (another process) is painted where the screenshot is taken.
     await page.setViewportSize({ width, height: 2400 });
     const frame = await openForm();

@@ -8,6 +8,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { latestCode } from './helpers/browser.js';
 import { CHROMIUM_MISSING, clientCallback, launchChromium } from './helpers/chromium.js';
+import { fitsEveryWidth, SHOTS_DIR } from './helpers/layout.js';
 import { oauth, registerPublicClient, startAuthorization, uniqueEmail } from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
 import { SCOPES } from '../core/scopes.js';
@@ -48,7 +49,7 @@ test('sign in, consent with one box unticked, land on the redirect with a code',
   await page.getByRole('heading', { name: 'Allow access' }).waitFor();
   t.true(await page.getByRole('checkbox', { name: SCOPES['payments.read'], exact: true }).isChecked());
   await page.getByRole('checkbox', { name: SCOPES['payments.read'], exact: true }).uncheck();
-  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/consent.png`, fullPage: true });
+  await fitsEveryWidth(t, page, 'consent');
   await page.getByRole('button', { name: 'Allow' }).click();
 
   await page.waitForURL((url) => url.href.startsWith(callbackUrl));
@@ -106,7 +107,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     })()`)) as { background: string; error: string; notice: string };
     t.true(contrast(colours.error, colours.background) >= 4.5, `error ${colours.error} on ${colours.background}: ${contrast(colours.error, colours.background).toFixed(2)}`);
     t.true(contrast(colours.notice, colours.background) >= 4.5, `notice ${colours.notice} on ${colours.background}: ${contrast(colours.notice, colours.background).toFixed(2)}`);
-    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/code-error-${colorScheme}.png`, fullPage: true });
+    if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/code-error-${colorScheme}.png`, fullPage: true });
     await context.close();
   });
 }

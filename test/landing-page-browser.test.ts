@@ -5,6 +5,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
+import { SHOTS_DIR, WIDTHS } from './helpers/layout.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
@@ -18,7 +19,7 @@ test.after.always(async () => {
   await running?.close();
 });
 
-for (const width of [1280, 390]) {
+for (const width of WIDTHS) {
   test(`at ${width} px every code block fits main's content box, scrolling within itself if it must`, async (t) => {
     if (!browser) return t.log(CHROMIUM_MISSING), t.pass();
     const page = await browser.newPage({ viewport: { width, height: 900 } });
@@ -41,7 +42,7 @@ for (const width of [1280, 390]) {
       page: { scrollWidth: number; clientWidth: number };
       blocks: { right: number; contentRight: number; overflows: boolean; overflowX: string }[];
     };
-    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/landing-${width}.png`, fullPage: true });
+    if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/landing-${width}.png`, fullPage: true });
     await page.close();
     t.true(measured.blocks.length >= 2);
     t.true(measured.page.scrollWidth <= measured.page.clientWidth, `the page does not scroll sideways: ${JSON.stringify(measured.page)}`);

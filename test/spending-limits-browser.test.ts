@@ -7,6 +7,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { latestCode } from './helpers/browser.js';
 import { CHROMIUM_MISSING, clientCallback, launchChromium } from './helpers/chromium.js';
+import { fitsEveryWidth } from './helpers/layout.js';
 import { clientIdOf, spendingLimitsOf } from './helpers/consent.js';
 import { registerPublicClient, startAuthorization, uniqueEmail } from './helpers/oauth.js';
 import { startService, type RunningService } from './helpers/service.js';
@@ -53,7 +54,7 @@ test('set on the consent page by label, corrected after a mistake, then changed 
   await page.locator('#limit-per_booking-error').waitFor();
   t.is(await perBooking.getAttribute('aria-invalid'), 'true');
   t.regex((await page.locator('#limit-per_booking-error').textContent()) ?? '', /at most 2 decimal places/);
-  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/consent-limit-error.png`, fullPage: true });
+  await fitsEveryWidth(t, page, 'consent-limit-error');
   await perBooking.fill('120');
   await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForURL((url) => url.href.startsWith(callback.url));
@@ -64,7 +65,7 @@ test('set on the consent page by label, corrected after a mistake, then changed 
 
   await page.goto(`${running.url}/account/apps`);
   await page.getByText('At most GBP 120.00 per booking and GBP 600.00 in any 30 days.').waitFor();
-  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/apps-limit.png`, fullPage: true });
+  await fitsEveryWidth(t, page, 'connected-apps-limit');
   await page.getByLabel(/Most for one booking/).fill('');
   await page.getByRole('button', { name: 'Save limit' }).click();
   await page.getByText('The spending limit was saved.').waitFor();
