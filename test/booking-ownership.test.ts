@@ -25,7 +25,7 @@ let carol: Booker;
 let readOnly: Caller;
 let writeOnly: Caller;
 
-/** Ada's bookings: upcoming (provider_d), completed (provider_c's fixture flies on 2026-06-03), a hold, and two to cancel. */
+/** Ada's bookings: upcoming (provider_d), completed (provider_c's, flown on 2026-06-03), a hold, and two to cancel. */
 type Mine = Record<'upcoming' | 'completed' | 'hold' | 'cancelledByAda' | 'cancelledByAdmin', { id: string; providerId: string; prepared: PreparedBooking }>;
 const mine = {} as Mine;
 /** Ada's sold-out attempt: a failed booking, never a trip. */
@@ -55,6 +55,9 @@ test.before(async () => {
     if (created.status !== 201) throw new Error(`${name}: ${created.status} ${JSON.stringify(body)}`);
     mine[name] = { id: body.booking.id, providerId, prepared };
   }
+  // A flight that has left cannot be booked (flight_departed): the completed trip is booked ahead, then
+  // flown, its travel dates moved into the past as time would move them.
+  await running.service.db.knex('bookings').where({ id: mine.completed.id }).update({ departure_date: '2026-06-03T11:35:00', return_date: null });
   const soldOut = await prepareBooking(running, ada, 'provider_b', 'soldOut');
   const refused = await book(running, ada, 'provider_b', soldOut.body);
   if (refused.status !== 422) throw new Error(`sold out: ${refused.status}`);
@@ -244,7 +247,7 @@ test('listUserBookings pages newest first with limit, cursor and a Link header; 
     const last = (booking.return_date ?? booking.departure_date).slice(0, 10);
     byStatus[booking.status === 'cancelled' ? 'cancelled' : last < today ? 'completed' : 'upcoming']?.push(id);
   }
-  t.true(byStatus.completed?.includes(mine.completed.id), 'provider_c’s fixture flew on 2026-06-03');
+  t.true(byStatus.completed?.includes(mine.completed.id), 'provider_c’s trip flew on 2026-06-03');
   t.true(byStatus.upcoming?.includes(mine.upcoming.id), 'provider_d’s flight is three weeks ahead');
   for (const [status, ids] of Object.entries(byStatus)) t.deepEqual(await tripIds(ada, `&status=${status}`), ids, status);
   const listed = await jsonOf(await call(ada, 'GET', '/v1/users/me/bookings?limit=100'));

@@ -16,6 +16,7 @@ import { CreateBookingRequest } from '../core/bookings/schemas.js';
 import type { ProviderCapabilities } from '../core/flights/schemas.js';
 import { maxAmount, maxMinorUnits, minorUnits, toBoundedDecimalString, toDecimalString, withinBound } from '../core/money/money.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
+import { datedFixture } from '../providers/flights/provider-b/sandbox.js';
 import { BOOKING_CASES, book, booker, prepareBooking, type Booker } from './helpers/bookings.js';
 import { intentsOf } from './helpers/booking-records.js';
 import { jsonOf, type Json } from './helpers/http.js';
@@ -106,11 +107,8 @@ test.serial('provider_b: a service priced past the bound is refused naming avail
   t.is(await offersOfPartner(), before);
 });
 
-/** provider_b's fixtures in JPY (0 decimals) and KWD (3), made current. */
-function fixture(name: string): Json {
-  const native = JSON.parse(fs.readFileSync(`providers/flights/provider-b/fixtures/${name}.json`, 'utf8'));
-  return { ...native, expires_at: new Date(Date.now() + 3_600_000).toISOString() };
-}
+/** provider_b's fixtures in JPY (0 decimals) and KWD (3), as its sandbox serves them now (current, not expired). */
+const fixture = (name: string): Json => datedFixture(name, new Date());
 
 for (const [name, currency, largest, tooLarge] of [
   ['lhr-jfk-gbp', 'GBP', '99999999999.99', '100000000000.00'],

@@ -5,8 +5,8 @@
  * for its traveler, atomically; from then on only that traveler reaches it, and the passenger details
  * kept for its order are never shown to anyone else.
  */
-import fs from 'node:fs';
 import test from 'ava';
+import { datedFixture } from '../providers/flights/provider-a/sandbox.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { authorize, clientFor, createPartnerClient, oauth, PARTNER_REDIRECT, registerPublicClient, uniqueEmail, userIdOf, type PartnerClient } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
@@ -25,9 +25,7 @@ test.after.always(async () => {
 
 /** A provider_a offer made over REST with the partner's key alone: it belongs to no traveler. */
 async function partnerOffer(apiKey = partner.apiKey): Promise<string> {
-  const native = JSON.parse(fs.readFileSync('providers/flights/provider-a/fixtures/cdg-dxb-family-eur.json', 'utf8'));
-  native.lastTicketingDate = '2099-01-01';
-  delete native.lastTicketingDateTime;
+  const native = datedFixture('cdg-dxb-family-eur', new Date());
   const created = await fetch(`${running.url}/v1/flights/providers/provider_a/offers`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },

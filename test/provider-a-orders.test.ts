@@ -111,7 +111,7 @@ test('an offer gone stale at booking is offer_expired: its stale flight, or its 
   t.is(error?.code, 'offer_expired');
 
   const late = await request();
-  const error2 = await t.throwsAsync(adapter().createOrder({ ...late, raw: { ...late.raw, lastTicketingDate: '2026-01-01' } }), { instanceOf: GoneError });
+  const error2 = await t.throwsAsync(adapter().createOrder({ ...late, raw: { ...late.raw, lastTicketingDate: '2026-01-01', lastTicketingDateTime: '2026-01-01T12:00:00' } }), { instanceOf: GoneError });
   t.is(error2?.code, 'offer_expired');
 });
 

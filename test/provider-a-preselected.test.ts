@@ -5,6 +5,7 @@
  * offer costs, so a booking of it succeeds with one capture of that amount, and no price loop.
  */
 import test from 'ava';
+import { departuresOf } from '../core/flights/departure-window.js';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../core/money/money.js';
 import { ProviderAAdapter } from '../providers/flights/provider-a/adapter.js';
 import { bookingCase, providerANative } from './booking-contract/provider-a.js';
@@ -31,7 +32,7 @@ type Native = Record<string, unknown> & {
   travelerPricings: { travelerId: string; fareDetailsBySegment: Detail[] }[];
 };
 
-/** The BASIC London–Paris return with one chargeable bag and one chargeable seat already chosen, priced in. */
+/** The BASIC London–Paris return (as the sandbox serves it today) with one chargeable bag and one chargeable seat already chosen, priced in. */
 async function preselected(): Promise<{ native: Native; seatPrice: string }> {
   const native = providerANative('lhr-cdg-return-gbp') as Native;
   const adapter = new ProviderAAdapter({
@@ -86,6 +87,8 @@ test('an offer with a chargeable bag and seat already chosen costs its grandTota
   const answer = await jsonOf(booked);
   t.is(booked.status, 201, JSON.stringify(answer));
   t.is(answer.status, 'confirmed');
+  const [departure] = departuresOf(offer);
+  t.true((departure?.at.getTime() ?? 0) > Date.now(), `the booked flight departs ahead, at ${departure?.local}`);
   t.is(answer.booking.total_amount, Number(total), 'the booking charges the offer’s total');
 
   const intent = await intentRecord(running, answer.booking.payment_intent_id);

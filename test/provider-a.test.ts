@@ -2,11 +2,10 @@
  * provider_a over real HTTP: the adapter against its sandbox (pricing and every magic flight number),
  * then the pricing route, with the partner's key and a traveler's token from the real flow.
  */
-import fs from 'node:fs';
 import test from 'ava';
 import { ProviderUnavailableError } from '../core/errors.js';
 import { ProviderAAdapter } from '../providers/flights/provider-a/adapter.js';
-import { MAGIC_FLIGHT_NUMBERS } from '../providers/flights/provider-a/sandbox.js';
+import { datedFixture, MAGIC_FLIGHT_NUMBERS } from '../providers/flights/provider-a/sandbox.js';
 import { jsonOf } from './helpers/http.js';
 import { partnerWithTraveler } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
@@ -15,13 +14,9 @@ let running: RunningService;
 let apiKey: string;
 let token: string;
 
-type Native = Record<string, unknown> & { itineraries: { segments: { number: string }[] }[]; lastTicketingDate?: string };
-
-/** A fixture, still ticketable, optionally on a magic flight number. */
-function fixture(name: string, flight?: string): Native {
-  const native = JSON.parse(fs.readFileSync(`providers/flights/provider-a/fixtures/${name}.json`, 'utf8')) as Native;
-  native.lastTicketingDate = '2099-01-01';
-  delete native.lastTicketingDateTime;
+/** A fixture as the sandbox serves it today, optionally on a magic flight number (as a partner edits it). */
+function fixture(name: string, flight?: string) {
+  const native = datedFixture(name, new Date());
   if (flight) (native.itineraries[0]?.segments[0] as { number: string }).number = flight;
   return native;
 }

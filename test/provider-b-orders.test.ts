@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import Koa from 'koa';
 import { type DomainError, GoneError, PriceChangedError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError } from '../core/errors.js';
+import { departuresOf } from '../core/flights/departure-window.js';
 import { ProviderBAdapter } from '../providers/flights/provider-b/adapter.js';
 import { MAGIC_OFFERS, providerBSandbox, SOLD_OUT_SURNAME } from '../providers/flights/provider-b/sandbox.js';
 import { NON_REFUNDABLE_OFFER, orderRequest, REFUNDABLE_OFFER } from './booking-contract/provider-b.js';
@@ -74,6 +75,8 @@ test('the sandbox refuses, in its dialect, a payment that is not the total with 
   const placed = await adapter().createOrder(request);
   const order = (await jsonOf(await native(`/air/orders/${placed.orderId}`))).data;
   t.is(order.metadata.booking_reference, request.reference, 'our reference travels as metadata');
+  t.true((departuresOf(request.offer)[0]?.at.getTime() ?? 0) > Date.now(), 'the booked offer departs after now');
+  t.deepEqual(order.slices, request.raw.slices, 'the order flies the dated flights of the offer it books');
   t.deepEqual(order.services.map((service: { type: string }) => service.type).sort(), ['baggage', 'seat', 'seat']);
   t.is(order.payment_status.awaiting_payment, false);
   t.is(order.documents.length, 2, 'an electronic ticket per passenger');

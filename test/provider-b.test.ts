@@ -5,7 +5,8 @@
 import test from 'ava';
 import { ProviderRejectedError } from '../core/errors.js';
 import { ProviderBAdapter } from '../providers/flights/provider-b/adapter.js';
-import { MAGIC_OFFERS } from '../providers/flights/provider-b/sandbox.js';
+import { datedFixture, MAGIC_OFFERS } from '../providers/flights/provider-b/sandbox.js';
+import { Catalogue, type NativeOffer } from '../providers/flights/provider-b/sandbox-catalogue.js';
 import { jsonOf } from './helpers/http.js';
 import { authorize, clientFor, oauth, PARTNER_REDIRECT, uniqueEmail, userIdOf } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
@@ -66,6 +67,34 @@ test('adapter: pricing answers the offer normalized; a changed price comes back 
   t.is(changed.offer.total_amount, '550.89');
   t.is(changed.offer.base_amount, '336.43');
   t.is(changed.offer.tax_amount, '214.46');
+});
+
+/** The day `days` after `day`'s (UTC), as YYYY-MM-DD. */
+const daysAfter = (day: Date, days: number) => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + days)).toISOString().slice(0, 10);
+/** The value with every date and date-time in it blanked: what stays the same from day to day. */
+const withoutDates = (value: unknown): unknown => JSON.parse(JSON.stringify(value), (_key, item) => (typeof item === 'string' && /^\d{4}-\d{2}-\d{2}/.test(item) ? 'date' : item));
+
+test('sandbox: an offer departs weeks ahead at its fixture\'s local time; on another day the same id differs only in its dates', async (t) => {
+  // The fixture leaves 2026-06-01 at 08:25, three weeks after the day it was written for (2026-05-11).
+  const before = new Date();
+  const [segment] = ((await nativeOffer('off_0000AuPyAJY1KPrmYbBxIm')) as NativeOffer).slices[0]?.segments ?? [];
+  const days = [before, new Date()].map((day) => daysAfter(day, 21));
+  t.true(days.includes(segment?.departing_at.slice(0, 10) ?? ''), `${segment?.departing_at} is three weeks after today`);
+  t.is(segment?.departing_at.slice(10), 'T08:25:00');
+  t.is(segment?.arriving_at, `${segment?.departing_at.slice(0, 10)}T11:20:00`);
+
+  const on = (now: string, id: string) => new Catalogue({ now: () => new Date(now) }).offer(id) as NativeOffer;
+  for (const id of ['off_0000AuPyAJY1KPrmYbBxIm', 'off_0000AuQ1nH7s0rJjVdL2qQ', MAGIC_OFFERS.priceChange]) {
+    const first = on('2026-11-28T10:00:00Z', id);
+    const later = on('2027-02-03T23:30:00Z', id);
+    t.deepEqual(withoutDates(first), withoutDates(later), `${id}: only dates differ`);
+    const legs = (offer: NativeOffer) => offer.slices.flatMap((slice) => slice.segments.map((leg) => [leg.departing_at, leg.arriving_at]));
+    t.notDeepEqual(legs(first), legs(later), `${id}: the flights move with the day`);
+  }
+  t.like(on('2026-11-28T10:00:00Z', 'off_0000AuPyAJY1KPrmYbBxIm').slices[0]?.segments[0], { departing_at: '2026-12-19T08:25:00', arriving_at: '2026-12-19T11:20:00' });
+  t.like(on('2027-02-03T23:30:00Z', 'off_0000AuQ1nH7s0rJjVdL2qQ').slices[0]?.segments[0], { departing_at: '2027-03-05T11:00', arriving_at: '2027-03-06T14:25' });
+  t.is(on('2027-02-03T23:30:00Z', 'off_0000AuPyAJY1KPrmYbBxIm').expires_at, '2027-02-04T00:00:00.000Z', 'the expiry runs from the clock');
+  t.deepEqual(datedFixture('sfo-nrt-jpy', new Date('2026-11-28T10:00:00Z')), on('2026-11-28T10:00:00Z', 'off_0000AuQ1nH7s0rJjVdL2qQ'), 'tests date a fixture as the sandbox serves it');
 });
 
 test('adapter: seat maps of a 777 (business 1-2-1, economy 3-4-3) and an A320 (3-3)', async (t) => {

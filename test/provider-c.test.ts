@@ -5,14 +5,14 @@
  * Order steps here go through the port (createOrder, payOrder); test/provider-c-orders.test.ts has the rest.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import test from 'ava';
 import { GoneError, PriceChangedError, ProviderRejectedError, ProviderUnavailableError } from '../core/errors.js';
+import { departuresOf } from '../core/flights/departure-window.js';
 import type { OrderRequest } from '../core/flights/flight-provider.js';
 import { ProviderCAdapter } from '../providers/flights/provider-c/adapter.js';
 import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
 import { orderCreateRequest } from '../providers/flights/provider-c/order-request.js';
-import { MAGIC_FLIGHT_NUMBERS, MAGIC_SURNAME_INVALID } from '../providers/flights/provider-c/sandbox.js';
+import { datedFixture, MAGIC_FLIGHT_NUMBERS, MAGIC_SURNAME_INVALID } from '../providers/flights/provider-c/sandbox.js';
 import { WireOffer } from '../providers/flights/provider-c/wire.js';
 import { providerCPassengers } from './booking-contract/provider-c.js';
 import { jsonOf, type Json } from './helpers/http.js';
@@ -30,17 +30,20 @@ const VENDOR_WORDS = /No available flights|Timed-out|AirShoppingRQ|Invalid amoun
 
 const PAYMENT_LIMIT = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
 
-/** The fixture, not yet expired (unless told) and payable for a day, optionally on a magic flight number or another aircraft. */
+/**
+ * The fixture as the sandbox serves it today (flights weeks ahead), not yet expired (unless told) and payable
+ * until PAYMENT_LIMIT, optionally on a magic flight number or another aircraft.
+ */
 function fixture(options: { flight?: string; aircraft?: string; expiresAt?: string } = {}): Json {
-  const native = JSON.parse(fs.readFileSync('providers/flights/provider-c/fixtures/lhr-jfk-family-gbp.json', 'utf8'));
-  native.OfferExpirationTimeLimitDateTime = options.expiresAt ?? new Date(Date.now() + 60 * 60 * 1000).toISOString();
+  const native: Json = datedFixture('lhr-jfk-family-gbp', new Date());
+  if (options.expiresAt) native.OfferExpirationTimeLimitDateTime = options.expiresAt;
   for (const item of native.OfferItem) if (item.PaymentTimeLimitDateTime) item.PaymentTimeLimitDateTime = PAYMENT_LIMIT;
   if (options.flight) native.DataLists.DatedMarketingSegmentList[0].MarketingCarrierFlightNumberText = options.flight;
   if (options.aircraft) native.DataLists.DatedOperatingSegmentList[0].AircraftTypeCode = options.aircraft;
   return native;
 }
 
-/** An order for everyone on the fixture (names and birth dates that fit their types on 2026-06-03), no seats. */
+/** An order for everyone on the fixture (names and birth dates that fit their types on its travel day), no seats. */
 function orderFor(native: Json, change: (passengers: OrderRequest['passengers']) => OrderRequest['passengers'] = (passengers) => passengers): OrderRequest {
   const { offer } = providerCOffers.normalize(native, new Date());
   return {
@@ -223,7 +226,10 @@ test('sandbox: OrderCreate refuses names that are not letters (314), a missing s
 });
 
 test('adapter: createOrder holds, payOrder pays; a repriced hold says the new total with its order, and is paid once agreed', async (t) => {
-  const plain = await adapter.createOrder(orderFor(fixture()));
+  const order = orderFor(fixture());
+  const [departure] = departuresOf(order.offer);
+  t.true((departure?.at.getTime() ?? 0) > Date.now(), `the booked flight departs ahead, at ${departure?.local}`);
+  const plain = await adapter.createOrder(order);
   t.like(plain, { status: 'held', amount: '1686.24', currency: 'GBP', paymentRequiredBy: PAYMENT_LIMIT, tickets: [] });
   t.regex(plain.pnr ?? '', /^[A-Z0-9]{6}$/);
   const payment = { orderId: plain.orderId, reference: 'ours', raw: fixture(), amount: '1686.24', currency: 'GBP' };

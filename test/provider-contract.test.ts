@@ -59,9 +59,9 @@ const CASES: ContractCase[] = [
     providerId: 'provider_a',
     adapter: (credentials = 'amadeus_test_contract') => new ProviderAAdapter(settings('provider_a', credentials)),
     async offer(path) {
-      const native = read('providers/flights/provider-a/fixtures/lhr-cdg-return-gbp.json');
-      native.lastTicketingDate = '2099-01-01';
-      delete native.lastTicketingDateTime;
+      // Found with its Flight Offers Search, as a partner would; a magic path is the same offer on a magic flight number.
+      const search = `${sandbox('provider_a')}/v2/shopping/flight-offers?originLocationCode=LHR&destinationLocationCode=CDG`;
+      const native = (await jsonOf(await fetch(search, { headers: { authorization: 'Bearer amadeus_test_partner' } }))).data[0];
       const flight = { normal: undefined, priceChange: A_MAGIC.priceChange, soldOut: A_MAGIC.soldOut, expired: A_MAGIC.expired, slow: A_MAGIC.slow, error: A_MAGIC.systemError }[path];
       if (flight) native.itineraries[0].segments[0].number = flight;
       return native;
@@ -80,8 +80,8 @@ const CASES: ContractCase[] = [
     providerId: 'provider_c',
     adapter: (credentials = 'ndc_test_contract') => new ProviderCAdapter(settings('provider_c', credentials)),
     async offer(path) {
-      const native = read('providers/flights/provider-c/fixtures/lhr-jfk-family-gbp.json');
-      native.OfferExpirationTimeLimitDateTime = new Date(Date.now() + 60 * 60_000).toISOString();
+      const id = encodeURIComponent('d2sr9k1Qx7|6f7c2f1e-5b9a-4d2e-9f0a-3c1b2a4d5e6f');
+      const native = (await jsonOf(await fetch(`${sandbox('provider_c')}/Offers/${id}`, { headers: { authorization: 'Bearer ndc_test_partner' } }))).PricedOffer;
       const flight = { normal: undefined, priceChange: C_MAGIC.priceChange, soldOut: C_MAGIC.soldOut, expired: C_MAGIC.expired, slow: C_MAGIC.slow, error: C_MAGIC.systemError }[path];
       if (flight) native.DataLists.DatedMarketingSegmentList[0].MarketingCarrierFlightNumberText = flight;
       return native;

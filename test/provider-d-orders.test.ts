@@ -7,11 +7,11 @@
  * 30 minutes.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import test from 'ava';
 import { ConflictError, GoneError, NotFoundError, PriceChangedError, ProviderTimeoutError } from '../core/errors.js';
 import { ProviderDAdapter } from '../providers/flights/provider-d/adapter.js';
 import { MAGIC_DESTINATIONS } from '../providers/flights/provider-d/catalogue.js';
+import { datedFixture } from '../providers/flights/provider-d/dated-fixtures.js';
 import { adapterOf, orderRequest, searchedOffer } from './booking-contract/provider-d.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import type { Json } from './helpers/http.js';
@@ -102,8 +102,8 @@ test('unknown bookings, wrong keys and another partner’s bookings are refused'
 });
 
 test('an offer whose booking token has expired is offer_expired at booking; nothing is held', async (t) => {
-  // The fixtures were searched in May 2026: their booking tokens are long past their 30 minutes.
-  const raw = JSON.parse(fs.readFileSync('providers/flights/provider-d/fixtures/lhr-jfk-gbp.json', 'utf8'));
+  // A fixture dated as if searched 31 minutes ago: its flight is weeks ahead, its booking token past its 30 minutes.
+  const raw = datedFixture('lhr-jfk-gbp', new Date(Date.now() - 31 * 60_000));
   const request = orderRequest(raw, { reference: randomUUID() });
   const error = await t.throwsAsync(adapter().createOrder(request), { instanceOf: GoneError });
   t.is(error?.code, 'offer_expired');

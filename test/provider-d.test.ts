@@ -6,6 +6,7 @@
 import test from 'ava';
 import { GoneError, NotFoundError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError, ValidationError } from '../core/errors.js';
 import { MAGIC_DESTINATIONS } from '../providers/flights/provider-d/catalogue.js';
+import { datedFixture } from '../providers/flights/provider-d/dated-fixtures.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { partnerWithTraveler } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
@@ -202,8 +203,8 @@ test('REST: a partner’s own provider_d offer is stored, priced by check_flight
   t.false(body.price_changed);
   t.is(body.offer.raw_offer.check_flights.flights_checked, true);
 
-  // The fixtures were searched in May 2026: their booking tokens are long expired at the provider.
-  const { default: old } = await import('../providers/flights/provider-d/fixtures/lhr-jfk-gbp.json', { with: { type: 'json' } });
+  // A fixture dated as if searched 31 minutes ago: its flight is weeks ahead, its booking token past its 30 minutes.
+  const old = datedFixture('lhr-jfk-gbp', new Date(Date.now() - 31 * 60_000));
   const stale = await jsonOf(await rest('offers', { method: 'POST', body: JSON.stringify(old) }));
   const gone = await rest(`offers/${stale.offer_id}/pricing`, { method: 'POST', body: '{}' });
   t.is(gone.status, 410);

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
+import { departuresOf } from '../core/flights/departure-window.js';
 import { asPartner } from './helpers/cards.js';
 import { book, booker, type Booker } from './helpers/bookings.js';
 import { jsonOf, type Json } from './helpers/http.js';
@@ -74,5 +75,6 @@ for (const documented of DOCUMENTED) {
     t.is(answer.status, 'confirmed');
     t.like(answer.booking, { status: 'confirmed', provider_id: 'provider_e', flight_offer_id: offerId, currency: documented.currency, total_amount: Number(documented.total) });
     t.regex(answer.booking.airline_pnr, /^[A-Z0-9]{6}$/);
+    t.true((departuresOf(offer)[0]?.at.getTime() ?? 0) > Date.now(), 'the booked offer departs after now');
   });
 }

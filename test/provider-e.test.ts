@@ -7,7 +7,8 @@
 import test from 'ava';
 import { GoneError, ProviderRejectedError, ProviderUnavailableError } from '../core/errors.js';
 import { ProviderEAdapter } from '../providers/flights/provider-e/adapter.js';
-import { MAGIC_LAST_NAME, MAGIC_OFFERS } from '../providers/flights/provider-e/sandbox.js';
+import { datedFixture, MAGIC_LAST_NAME, MAGIC_OFFERS } from '../providers/flights/provider-e/sandbox.js';
+import { Catalogue, type NativeOffer } from '../providers/flights/provider-e/sandbox-catalogue.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { partnerWithTraveler } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
@@ -74,6 +75,35 @@ test('adapter: verify answers the offer normalized; a price changed at verify co
   t.is((changed.offer.raw_offer as { offerId: string }).offerId, MAGIC_OFFERS.priceChangeAtVerify, 'the verified native offer is kept');
   const kwd = await adapter.price(await nativeOffer(KWI_DXB));
   t.is(kwd.offer.total_amount, '62.450');
+});
+
+/** The day `days` after `day`'s (UTC), as YYYY-MM-DD. */
+const daysAfter = (day: Date, days: number) => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + days)).toISOString().slice(0, 10);
+/** The value with every date and date-time in it blanked: what stays the same from day to day. */
+const withoutDates = (value: unknown): unknown => JSON.parse(JSON.stringify(value), (_key, item) => (typeof item === 'string' && /^\d{4}-\d{2}-\d{2}/.test(item) ? 'date' : item));
+
+test('sandbox: an offer departs weeks ahead at its fixture\'s local time; on another day the same id differs only in its dates', async (t) => {
+  // The fixture leaves 2026-06-01 at 08:25, three weeks after the day it was written for (2026-05-11).
+  const before = new Date();
+  const [leg] = ((await nativeOffer(LHR_JFK)) as NativeOffer).journeys[0]?.legs ?? [];
+  const days = [before, new Date()].map((day) => daysAfter(day, 21));
+  t.true(days.includes(leg?.departure.slice(0, 10) ?? ''), `${leg?.departure} is three weeks after today`);
+  t.is(leg?.departure.slice(10), 'T08:25:00');
+  t.is(leg?.arrival, `${leg?.departure.slice(0, 10)}T11:20:00`);
+
+  const on = (now: string, id: string) => new Catalogue({ now: () => new Date(now) }).offer(id) as NativeOffer;
+  for (const id of [LHR_JFK, CDG_DXB, KWI_DXB, MAGIC_OFFERS.priceChangeAtBooking]) {
+    const first = on('2026-11-28T10:00:00Z', id);
+    const later = on('2027-02-03T23:30:00Z', id);
+    t.deepEqual(withoutDates(first), withoutDates(later), `${id}: only dates differ`);
+    const legs = (offer: NativeOffer) => offer.journeys.flatMap((journey) => journey.legs.map((item) => [item.departure, item.arrival]));
+    t.notDeepEqual(legs(first), legs(later), `${id}: the flights move with the day`);
+    t.is(first.offerId, id, 'the id stays as it is, whatever day it encodes');
+  }
+  t.like(on('2026-11-28T10:00:00Z', LHR_JFK).journeys[0]?.legs[0], { departure: '2026-12-19T08:25:00', arrival: '2026-12-19T11:20:00' });
+  t.like(on('2027-02-03T23:30:00Z', KWI_DXB).journeys[0]?.legs[0], { departure: '2027-03-05T09:45', arrival: '2027-03-05T12:25' });
+  t.is(on('2027-02-03T23:30:00Z', LHR_JFK).expiration, '2027-02-04T00:00:00Z', 'the expiration runs from the clock');
+  t.deepEqual(datedFixture('cdg-dxb-family-eur', new Date('2026-11-28T10:00:00Z')), on('2026-11-28T10:00:00Z', CDG_DXB), 'tests date a fixture as the sandbox serves it');
 });
 
 test('adapter: expired is offer_expired at every step; sold out is provider_rejected; a 500 is provider_unavailable', async (t) => {

@@ -51,22 +51,29 @@ const ZONE_OF: Record<string, string> = {
 /** The latest offset a local time can be read at: UTC−12. */
 const LATEST_OFFSET_MINUTES = -12 * 60;
 
+const DAY_MS = 86_400_000;
+
 export function timeZoneOf(airport: string): string | undefined {
   return ZONE_OF[airport.toUpperCase()];
 }
 
 /**
  * The instant `localTime` (`2026-06-01T08:25` or with seconds) names at `airport`. Unknown airports are
- * read at UTC−12, the latest instant the local time can be anywhere.
+ * read at UTC−12, the latest instant the local time can be anywhere. Around a change of clocks the later
+ * reading is taken, in every zone alike: a time of the hour that happens twice is its second instance,
+ * and one of the hour skipped is read at the offset before the change (01:30 in London on the spring
+ * change is 02:30 summer time, as clocks not yet put forward would show it).
  */
 export function instantAt(airport: string, localTime: string): Date {
   const asUtc = Date.parse(`${localTime.slice(0, 19)}Z`);
   if (Number.isNaN(asUtc)) throw new RangeError(`${localTime} is not a local time`);
   const zone = timeZoneOf(airport);
   if (!zone) return new Date(asUtc - LATEST_OFFSET_MINUTES * 60_000);
-  // The zone's offset at a first guess, then at the corrected instant (a guess across a change of clocks).
-  const first = asUtc - offsetMinutes(zone, asUtc) * 60_000;
-  return new Date(asUtc - offsetMinutes(zone, first) * 60_000);
+  // The instants the local time names at the zone's offsets a day before and a day after (a change of
+  // clocks lies between at most once); those at which the zone's clocks do show it, or else both.
+  const readings = [...new Set([offsetMinutes(zone, asUtc - DAY_MS), offsetMinutes(zone, asUtc + DAY_MS)])].map((offset) => asUtc - offset * 60_000);
+  const shown = readings.filter((instant) => instant + offsetMinutes(zone, instant) * 60_000 === asUtc);
+  return new Date(Math.max(...(shown.length > 0 ? shown : readings)));
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

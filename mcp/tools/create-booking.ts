@@ -22,7 +22,9 @@ export const createBooking = defineTool({
     'Send an idempotency_key of your own and keep it for this purchase: retrying with the same key and input never books or charges twice. ' +
     'The answer is the booking: confirmed with the airline’s PNR, or booking_created for a hold (order_type hold, where the provider ' +
     'holds). Other errors name a code: price_changed (tell the traveler the new total), offer_expired or offer_no_longer_available (search ' +
-    'again), card_declined (ask for another card). Needs the bookings.write scope (naming a card by id takes list_payment_methods, which needs payments.read).',
+    'again), flight_departed, departure_too_soon or departure_too_far_ahead (the first flight has left, leaves sooner than the ' +
+    'provider’s min_advance_booking_hours, or a flight is beyond its max_advance_booking_days: said before any confirmation or ' +
+    'charge; offer the traveler another flight), card_declined (ask for another card). Needs the bookings.write scope (naming a card by id takes list_payment_methods, which needs payments.read).',
   input: AgentBookingRequest,
   output: BookingResponse,
   scopes: ['bookings.write'],

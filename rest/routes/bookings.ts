@@ -64,6 +64,7 @@ export function bookingRoutes(deps: BookingRouteDeps): Route[] {
       summary: 'Book an offer, paid with a saved card',
       description: [
         'Checks the request against the offer (passengers, seats from its seat maps, services, hold support, currency), authorizes the card for the total, places the provider order, captures and confirms. `total_amount` is what the card is charged: the offer plus seats and services.',
+        'Before anything is priced, stored or charged, the offer’s flights must be inside the provider’s window (its capabilities), each local time read in its airport’s time zone: a first flight that has left is 422 `flight_departed`, one leaving sooner than `min_advance_booking_hours` 422 `departure_too_soon`, and a flight further ahead than `max_advance_booking_days` 422 `departure_too_far_ahead`; the message names the flight.',
         'Idempotent by `idempotency_key` per traveler: the same key and body answers the first booking (200, also while it is still running: the answer waits for it); the same key with another body is 409 `idempotency_conflict`.',
         '`order_type: hold` (where `supports_hold_booking`) stops at `booking_created` with the authorization held until `payment_required_by`: pay it with confirmProviderBooking, or it lapses and the authorization is voided.',
         'A price that moved is 409 `price_changed` with `order_id`, `previous_total_amount`, `new_total_amount` and `currency`: nothing is charged; with an `order_id`, retryProviderBooking pays that order at the new total.',

@@ -1,16 +1,17 @@
 /**
- * provider_a's part in the booking contract: its fixtures as a partner would post them (still ticketable),
- * normalized with its normalizer, steered by the first segment's flight number (magic-values.ts). The
- * refundable family fare (CDG–DXB, SAVER: refund less a 100.00 penalty) takes every path but the
- * non-refundable one, which books the BASIC London–Paris return. On `normal` the adult and the child get
- * seats from the adapter's seat maps (one chargeable); the lap infant has none.
+ * provider_a's part in the booking contract: its fixtures as a partner would post them (as its sandbox's
+ * Flight Offers Search serves them today: flights weeks ahead, still ticketable), normalized with its
+ * normalizer, steered by the first segment's flight number (magic-values.ts). The refundable family fare
+ * (CDG–DXB, SAVER: refund less a 100.00 penalty) takes every path but the non-refundable one, which books
+ * the BASIC London–Paris return. On `normal` the adult and the child get seats from the adapter's seat
+ * maps (one chargeable); the lap infant has none.
  */
-import fs from 'node:fs';
 import type { OrderPassenger, OrderRequest } from '../../core/flights/flight-provider.js';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../core/money/money.js';
 import { ProviderAAdapter } from '../../providers/flights/provider-a/adapter.js';
 import { MAGIC_FLIGHT_NUMBERS, MAGIC_INVALID_LAST_NAME } from '../../providers/flights/provider-a/magic-values.js';
 import { providerAOffers } from '../../providers/flights/provider-a/normalizer.js';
+import { datedFixture } from '../../providers/flights/provider-a/sandbox.js';
 import type { RunningService } from '../helpers/service.js';
 import { sandboxUrl, type BookingCase, type BookingPath } from './case.js';
 
@@ -51,11 +52,9 @@ export const bookingCase: BookingCase = {
   },
 };
 
-/** A fixture, still ticketable, optionally on a magic flight number. */
+/** A fixture as the sandbox serves it today, optionally on a magic flight number (as a partner edits it). */
 export function providerANative(name: string, flight?: string): Record<string, unknown> {
-  const native = JSON.parse(fs.readFileSync(`providers/flights/provider-a/fixtures/${name}.json`, 'utf8')) as Record<string, unknown> & { itineraries: { segments: { number: string }[] }[] };
-  native.lastTicketingDate = '2099-01-01';
-  delete native.lastTicketingDateTime;
+  const native = datedFixture(name, new Date());
   if (flight) (native.itineraries[0]?.segments[0] as { number: string }).number = flight;
   return native;
 }

@@ -1,16 +1,16 @@
 /**
  * provider_c in the booking contract: its NDC sandbox, steered by the flight number of the offer's first
- * segment (sandbox-magic.ts) and by a surname. The offer is the fixture as a partner holds it after
- * pricing: not yet expired, its payment time limit ahead. A non-refundable fare is the same offer whose
- * CancelRestrictions allow no cancelling (no magic value: the fare's own condition).
+ * segment (sandbox-magic.ts) and by a surname. The offer is the fixture as the sandbox serves it today
+ * (datedFixture): flights weeks ahead, not yet expired, its payment time limit a day ahead. A
+ * non-refundable fare is the same offer whose CancelRestrictions allow no cancelling (no magic value: the
+ * fare's own condition).
  */
-import fs from 'node:fs';
 import type { OrderPassenger, OrderRequest } from '../../core/flights/flight-provider.js';
 import type { Offer } from '../../core/flights/offer-schemas.js';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../core/money/money.js';
 import { ProviderCAdapter } from '../../providers/flights/provider-c/adapter.js';
 import { providerCOffers } from '../../providers/flights/provider-c/normalizer.js';
-import { MAGIC_FLIGHT_NUMBERS, MAGIC_SURNAME_INVALID } from '../../providers/flights/provider-c/sandbox.js';
+import { datedFixture, MAGIC_FLIGHT_NUMBERS, MAGIC_SURNAME_INVALID } from '../../providers/flights/provider-c/sandbox.js';
 import type { Json } from '../helpers/http.js';
 import type { RunningService } from '../helpers/service.js';
 import { sandboxUrl, type BookingCase, type BookingPath } from './case.js';
@@ -24,23 +24,21 @@ const FLIGHTS: Partial<Record<BookingPath, string>> = {
   slow: MAGIC_FLIGHT_NUMBERS.slow,
 };
 
-/** Names and birth dates that fit each passenger type on the fixture's travel day (2026-06-03). */
-const PEOPLE: Record<string, { firstName: string; lastName: string; bornOn: string; gender: 'male' | 'female' }> = {
+/** Names and birth dates that fit each passenger type on the travel day (the infant's is set from that day). */
+const PEOPLE: Record<string, { firstName: string; lastName: string; bornOn?: string; gender: 'male' | 'female' }> = {
   ADULT_1: { firstName: 'Ada', lastName: 'Lovelace', bornOn: '1985-04-12', gender: 'female' },
   ADULT_2: { firstName: 'Charles', lastName: 'Babbage', bornOn: '1979-12-26', gender: 'male' },
   CHILD_1: { firstName: 'Byron', lastName: 'Lovelace', bornOn: '2018-01-01', gender: 'male' },
-  INFANT_1: { firstName: 'Annabella', lastName: 'Lovelace', bornOn: '2025-09-01', gender: 'female' },
+  INFANT_1: { firstName: 'Annabella', lastName: 'Lovelace', gender: 'female' },
 };
 
 const adapterOf = (running: RunningService, capabilities = running.service.providers.capabilities('provider_c')) =>
   new ProviderCAdapter({ baseUrl: sandboxUrl(running, 'provider_c'), token: 'ndc_test_contract', capabilities, clock: { now: () => new Date() } });
 
-/** The fixture as freshly priced: offer valid for an hour, payable for a day. */
+/** The fixture as the sandbox serves it now: valid for 30 minutes, payable for a day. */
 export function providerCNative(path: BookingPath): Native {
-  const native: Native = JSON.parse(fs.readFileSync('providers/flights/provider-c/fixtures/lhr-jfk-family-gbp.json', 'utf8'));
-  native.OfferExpirationTimeLimitDateTime = new Date(Date.now() + 60 * 60_000).toISOString();
+  const native: Native = datedFixture('lhr-jfk-family-gbp', new Date());
   for (const item of native.OfferItem) {
-    if (item.PaymentTimeLimitDateTime) item.PaymentTimeLimitDateTime = new Date(Date.now() + 24 * 60 * 60_000).toISOString();
     if (path === 'nonRefundable') for (const component of item.FareDetail.FareComponent) component.CancelRestrictions = { AllowedModificationInd: false };
   }
   const flight = FLIGHTS[path];
@@ -49,6 +47,9 @@ export function providerCNative(path: BookingPath): Native {
 }
 
 export function providerCPassengers(offer: Offer, invalid = false): OrderPassenger[] {
+  // Under two on the travel day, whichever day the calendar moved the flight to: born 365 days before it.
+  const travelDay = Date.parse(`${offer.slices[0]?.segments[0]?.departing_at.slice(0, 10)}T00:00:00Z`);
+  const infantBornOn = new Date(travelDay - 365 * 86_400_000).toISOString().slice(0, 10);
   return offer.passengers.map((passenger, index) => {
     const person = PEOPLE[passenger.id] ?? { firstName: 'Alex', lastName: 'Traveller', bornOn: '1990-01-01', gender: 'male' as const };
     return {
@@ -58,7 +59,7 @@ export function providerCPassengers(offer: Offer, invalid = false): OrderPasseng
       firstName: person.firstName,
       middleName: null,
       lastName: invalid && index === 0 ? MAGIC_SURNAME_INVALID : person.lastName,
-      bornOn: person.bornOn,
+      bornOn: person.bornOn ?? infantBornOn,
       gender: person.gender,
       email: null,
       phoneNumber: null,

@@ -1,6 +1,7 @@
 /**
  * What every endpoint of provider_a's sandbox shares: its bearer-token check, its error body
- * (`{errors:[{status, code, title, detail, source?}]}` with numeric codes), and the flight numbers that make
+ * (`{errors:[{status, code, title, detail, source?}]}` with numeric codes; `source` is a `pointer` into a
+ * body, or the query `parameter`), and the flight numbers that make
  * any call slow or fail.
  */
 import type { Context } from 'koa';
@@ -16,6 +17,12 @@ export function authorized(ctx: Context): boolean {
 export function fail(ctx: Context, status: number, code: number, title: string, detail: string, pointer?: string): void {
   ctx.status = status;
   ctx.body = { errors: [{ status, code, title, detail, ...(pointer ? { source: { pointer } } : {}) }] };
+}
+
+/** A 400 naming the query parameter at fault (a GET has no body to point into), as Amadeus's search does. */
+export function failParameter(ctx: Context, code: number, title: string, detail: string, parameter: string, example?: string): void {
+  ctx.status = 400;
+  ctx.body = { errors: [{ status: 400, code, title, detail, source: { parameter, ...(example ? { example } : {}) } }] };
 }
 
 /**

@@ -3,13 +3,15 @@
  * JSON bodies in `{data}`, errors as `{errors:[{status, code, title, detail, source?}]}` with numeric codes.
  * Served under `/sandbox/flights/provider_a` in sandbox mode:
  *
+ *   GET  /v2/shopping/flight-offers?originLocationCode&destinationLocationCode[&departureDate]: its fixtures,
+ *        dated by the calendar of the sandbox's clock (sandbox-offers.ts)
  *   POST /v1/shopping/flight-offers/pricing?include=bags,detailed-fare-rules
  *        (with `X-HTTP-Method-Override: GET`, body `{data:{type:"flight-offers-pricing", flightOffers:[offer]}}`)
  *   POST /v1/shopping/seatmaps   body `{data:[offer]}`: one seat map per segment
  *   the flight orders: create, retrieve, cancel and issue (sandbox-order-desk.ts)
  *
- * The offer is sent whole, so any offer can be priced; the first segment's flight `number` and the
- * travelers' last names steer the failure paths (magic-values.ts).
+ * The offer is sent whole, so any offer can be priced (the sandbox keeps none); the first segment's flight
+ * `number` and the travelers' last names steer the failure paths (magic-values.ts).
  */
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
@@ -22,8 +24,10 @@ import { authorized, fail as error, steered } from './sandbox-http.js';
 import { orderDesk } from './sandbox-order-desk.js';
 import { additionalServicesOf, extrasOf, fareOf, sumOf, type Refusal } from './sandbox-order-checks.js';
 import { OrderedOffer } from './sandbox-order-request.js';
+import { flightOffersSearch } from './sandbox-offers.js';
 
 export { MAGIC_FLIGHT_NUMBERS, MAGIC_INVALID_LAST_NAME, MAGIC_SOLD_OUT_LAST_NAME, SANDBOX_TOKEN_PREFIX } from './magic-values.js';
+export { datedFixture } from './sandbox-offers.js';
 
 const STALE_OFFER = 4926;
 /** Past provider_a's 15 s pricing timeout. */
@@ -38,6 +42,7 @@ interface Offer {
 export function providerASandbox(deps: FlightSandboxDeps): Router {
   const router = new Router({ prefix: '/sandbox/flights/provider_a' });
   const body = koaBody({ json: true, jsonLimit: '1mb', urlencoded: false, text: false, multipart: false });
+  flightOffersSearch(router, deps.clock);
 
   router.post('/v1/shopping/seatmaps', body, async (ctx) => {
     if (!authorized(ctx)) return;

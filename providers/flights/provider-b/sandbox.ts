@@ -3,7 +3,7 @@
  * `Duffel-Version: v2`, bodies wrapped in `{data}`, errors as `{errors:[{type, code, title, message}],
  * meta}`. Served under `/sandbox/flights/provider_b` in sandbox mode:
  *
- *   GET  /air/offers/{id}                 the offer (a fixture), valid for 30 minutes from now
+ *   GET  /air/offers/{id}                 the offer (a fixture, its flights weeks ahead), valid for 30 minutes from now
  *   POST /air/offers/{id}/actions/price   the offer as priced now
  *   GET  /air/seat_maps?offer_id={id}     one seat map per segment (A320 3-3; 777 3-4-3 with business 1-2-1)
  *   PATCH /air/offers/{id}/passengers/{pas_id}   a passenger's name and loyalty accounts
@@ -23,7 +23,7 @@ import { NAME } from './sandbox-order-checks.js';
 import { orderRoutes } from './sandbox-order-routes.js';
 import { seatMaps } from './sandbox-seat-maps.js';
 
-export { MAGIC_OFFERS, SOLD_OUT_SURNAME } from './sandbox-catalogue.js';
+export { datedFixture, MAGIC_OFFERS, SOLD_OUT_SURNAME } from './sandbox-catalogue.js';
 
 export const SANDBOX_TOKEN_PREFIX = 'duffel_test_';
 const SLOW_ANSWER_MS = 12_000;

@@ -4,6 +4,8 @@
  * `Errors:[{Code, DescText, TypeCode}]`; the system error is HTTP 500. Served under
  * `/sandbox/flights/provider_c` in sandbox mode:
  *
+ *   GET  /Offers/{OfferID}  → {PricedOffer}: a fixture as OfferPrice would answer it now (a sandbox
+ *                             convenience, sandbox-offers.ts), its flights dated by the calendar
  *   POST /OfferPrice        {PricedOffer}  → {PricedOffer, Warning?:[711]}
  *   POST /SeatAvailability  {PricedOffer}  → {ALaCarteOffer, SeatMap:[one per PaxSegment]}
  *   and the order endpoints of sandbox-order-routes.ts (OrderCreate, OrderReshop, OrderChange, OrderRetrieve).
@@ -21,12 +23,14 @@ import type { FlightSandboxDeps } from '../sandbox-orders.js';
 import { answerSlowly } from '../sandbox-timing.js';
 import { MAGIC_FLIGHT_NUMBERS, SLOW_BOOKING_MS, SLOW_PRICING_MS } from './sandbox-magic.js';
 import { authenticate, flightOf, ndcError, parsed } from './sandbox-ndc.js';
+import { offerCatalogue } from './sandbox-offers.js';
 import { orderRoutes } from './sandbox-order-routes.js';
 import { repriced } from './sandbox-rules.js';
 import { seatAvailability } from './sandbox-seats.js';
 import { WireOffer } from './wire.js';
 
 export { MAGIC_FLIGHT_NUMBERS, MAGIC_SURNAME_INVALID, SANDBOX_TOKEN_PREFIX } from './sandbox-magic.js';
+export { datedFixture } from './sandbox-offers.js';
 
 const OfferRequest = z.looseObject({ PricedOffer: WireOffer });
 
@@ -52,6 +56,7 @@ export function providerCSandbox(deps: FlightSandboxDeps): Router {
   };
 
   router.use(authenticate);
+  offerCatalogue(router, deps.clock);
   router.post('/OfferPrice', body, async (ctx) => {
     const offer = parsed(ctx, OfferRequest)?.PricedOffer;
     if (!offer || !(await sellable(ctx, offer, SLOW_PRICING_MS))) return;

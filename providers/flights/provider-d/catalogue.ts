@@ -1,7 +1,8 @@
 /**
  * What provider_d's sandbox flies: routes with their flights (local times, durations, aircraft), adult
- * fares in EUR (the currency it settles in), the exchange rates it quotes other currencies at, and the
- * airports' summer offsets from UTC (the fixtures fly in June). Plausible, not real schedules.
+ * fares in EUR (the currency it settles in) and the exchange rates it quotes other currencies at. Flights
+ * fly every day at the same local times; UTC follows each airport's real time zone (airport-clocks.ts).
+ * Plausible, not real schedules.
  */
 
 export interface Flight {
@@ -47,18 +48,6 @@ export const ROUTES: Record<string, Option[]> = {
   'SFO-NRT': [{ flights: [{ airline: 'NH', number: 7, from: 'SFO', to: 'NRT', equipment: '77W', departs: '11:00', minutes: 685 }], fareEur: 915.7, fareBasis: 'VLX0SNH' }],
   'CDG-DXB': [{ flights: [{ airline: 'EK', number: 76, from: 'CDG', to: 'DXB', equipment: '77W', departs: '14:15', minutes: 360 }], fareEur: 689.37, fareBasis: 'ULSOPFR1' }],
   'KWI-DXB': [{ flights: [{ airline: 'KU', number: 675, from: 'KWI', to: 'DXB', equipment: '320', departs: '09:00', minutes: 95 }], fareEur: 188.6, fareBasis: 'YOWKW' }],
-};
-
-/** Summer offsets from UTC, in minutes. The magic airports (Z..) keep London time. */
-export const UTC_OFFSET_MINUTES: Record<string, number> = {
-  LHR: 60,
-  DUB: 60,
-  CDG: 120,
-  JFK: -240,
-  SFO: -420,
-  NRT: 540,
-  DXB: 240,
-  KWI: 180,
 };
 
 export const CITIES: Record<string, string> = {

@@ -5,7 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { minorUnits } from '../../../core/money/money.js';
-import { BAG_EUR, CITIES, optionsOf, RATES, UTC_OFFSET_MINUTES, type Option } from './catalogue.js';
+import { instantAtAirport, localTimeAt } from './airport-clocks.js';
+import { BAG_EUR, CITIES, optionsOf, RATES, type Option } from './catalogue.js';
 
 export const CABIN_FACTORS = { M: 1, W: 1.6, C: 3.2, F: 5.5 } as const;
 export type Cabin = keyof typeof CABIN_FACTORS;
@@ -56,14 +57,12 @@ export function segmentsOf(token: Token) {
     const [from, to] = leg.route.split('-') as [string, string];
     const option = optionsOf(from, to)[leg.option] as Option;
     return option.flights.map((flight) => {
-      const offsetFrom = UTC_OFFSET_MINUTES[flight.from] ?? 60;
-      const offsetTo = UTC_OFFSET_MINUTES[flight.to] ?? 60;
-      const localDeparture = Date.parse(`${addDays(leg.date, flight.dayOffset ?? 0)}T${flight.departs}:00Z`);
-      const utcDeparture = localDeparture - offsetFrom * 60_000;
-      const utcArrival = utcDeparture + flight.minutes * 60_000;
       const date = addDays(leg.date, flight.dayOffset ?? 0);
+      const localDeparture = `${date}T${flight.departs}:00`;
+      const utcDeparture = instantAtAirport(flight.from, localDeparture).getTime();
+      const utcArrival = utcDeparture + flight.minutes * 60_000;
       return {
-        id: `${crypto.createHash('sha1').update(`${flight.airline}${flight.number}${date}`).digest('hex').slice(0, 24)}_0`,
+        id: segmentId(flight.airline, flight.number, date),
         flyFrom: flight.from,
         flyTo: flight.to,
         cityFrom: CITIES[flight.from] ?? flight.from,
@@ -78,13 +77,18 @@ export function segmentsOf(token: Token) {
         fare_classes: token.cabin === 'M' ? 'O' : token.cabin === 'W' ? 'T' : token.cabin === 'C' ? 'J' : 'F',
         return: legIndex === 0 ? 0 : 1,
         // provider_d writes local times with a Z that does not mean UTC.
-        local_departure: new Date(localDeparture).toISOString(),
+        local_departure: `${localDeparture}.000Z`,
         utc_departure: new Date(utcDeparture).toISOString(),
-        local_arrival: new Date(utcArrival + offsetTo * 60_000).toISOString(),
+        local_arrival: `${localTimeAt(flight.to, new Date(utcArrival))}.000Z`,
         utc_arrival: new Date(utcArrival).toISOString(),
       };
     });
   });
+}
+
+/** A flight's id on a day (its local departure date): the same whoever searches it, and whenever. */
+export function segmentId(airline: string, number: number, date: string): string {
+  return `${crypto.createHash('sha1').update(`${airline}${number}${date}`).digest('hex').slice(0, 24)}_0`;
 }
 
 /** One passenger of a type, all legs, in EUR. */

@@ -4,6 +4,7 @@
  * Served under `/sandbox/flights/provider_d` in sandbox mode:
  *
  *   GET  /v2/search?fly_from&fly_to&date_from[&date_to][&return_from][&adults&children&infants][&curr][&selected_cabins]
+ *        any date from today on (flights that have left are not sold), times in the airports' real zones
  *   GET  /v2/booking/check_flights?booking_token&bnum&adults&children&infants&currency[&session_id]
  *        the first call answers `flights_checked: false` and a session id; calling again with it checks
  *   POST /v2/booking/save_booking   {booking_token, session_id, client_reference, passengers:[…], baggage:[…]}: the hold
@@ -18,7 +19,7 @@
 import crypto from 'node:crypto';
 import Router from '@koa/router';
 import { MAGIC_DESTINATIONS, optionsOf, RATES } from './catalogue.js';
-import { addDays, baggage, CABIN_FACTORS, convert, fareEur, round, searchItem, segmentsOf, totalEur, type Cabin } from './itineraries.js';
+import { addDays, baggage, CABIN_FACTORS, convert, fareEur, round, searchItem, segmentsOf, totalEur, type Cabin, type Token } from './itineraries.js';
 import type { FlightSandboxDeps } from '../sandbox-orders.js';
 import { bookingRoutes } from './sandbox-bookings.js';
 import { answerError, authenticate, destinationOf as destination, readToken, sessionOf, tokenExpired as expired } from './sandbox-dialect.js';
@@ -39,12 +40,15 @@ export function providerDSandbox(deps: FlightSandboxDeps): Router {
     const lastDeparture = query.date_to ? parseDate(query.date_to) : departure;
     const returning = query.return_from ? parseDate(query.return_from) : null;
     const counts = { adults: int(query.adults, 1), children: int(query.children, 0), infants: int(query.infants, 0) };
+    // Dates are local to the airport: "today" somewhere may still be yesterday in UTC (down to UTC−12).
+    const earliest = new Date(clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
     const currency = (query.curr ?? 'EUR').toUpperCase();
     const cabin = (query.selected_cabins ?? 'M').toUpperCase() as Cabin;
     const problem =
       (!/^[A-Z]{3}$/.test(from) || !/^[A-Z]{3}$/.test(to) ? 'fly_from and fly_to must be IATA airport codes' : null) ??
       (!departure || !lastDeparture ? 'date_from and date_to must be dates as dd/mm/YYYY' : null) ??
       (query.return_from && !returning ? 'return_from must be a date as dd/mm/YYYY' : null) ??
+      (departure && departure < earliest ? `date_from must not be in the past (from ${earliest.split('-').reverse().join('/')} on)` : null) ??
       (departure && lastDeparture && (lastDeparture < departure || days(departure, lastDeparture) > 6) ? 'date_to must be within a week after date_from' : null) ??
       (returning && departure && returning < departure ? 'return_from must not be before date_from' : null) ??
       (Object.values(counts).some((count) => Number.isNaN(count) || count < 0) ? 'adults, children and infants must be whole numbers' : null) ??
@@ -56,10 +60,13 @@ export function providerDSandbox(deps: FlightSandboxDeps): Router {
 
     const searchedAt = clock.now().getTime();
     const items: Record<string, unknown>[] = [];
+    // A flight that has already left (earlier today) is not sold.
+    const leaves = (leg: Token['legs'][number]) => Date.parse(segmentsOf({ legs: [leg], ...counts, currency, cabin, searchedAt })[0]?.utc_departure ?? '');
     for (let day = 0; departure && lastDeparture && day <= days(departure, lastDeparture); day++) {
       const date = addDays(departure as string, day);
       optionsOf(from, to).forEach((_, option) => {
         const outbound = { route: `${from}-${to}`, option, date };
+        if (leaves(outbound) <= searchedAt) return;
         const back = returning ? optionsOf(to, from).map((__, returnOption) => ({ route: `${to}-${from}`, option: returnOption, date: returning })) : [null];
         for (const inbound of back) {
           if (returning && !inbound) continue;
@@ -95,7 +102,9 @@ export function providerDSandbox(deps: FlightSandboxDeps): Router {
     const checked = query.session_id === session && destination(token) !== MAGIC_DESTINATIONS.slow;
     const origEur = totalEur(token);
     const nowEur = destination(token) === MAGIC_DESTINATIONS.priceChange ? round(origEur * 1.08, 2) : origEur;
-    const soldOut = destination(token) === MAGIC_DESTINATIONS.soldOut;
+    // A flight that left since the search is no longer for sale.
+    const departed = Date.parse(segmentsOf(token)[0]?.utc_departure ?? '') <= clock.now().getTime();
+    const soldOut = destination(token) === MAGIC_DESTINATIONS.soldOut || departed;
     ctx.body = {
       server_time: Math.floor(clock.now().getTime() / 1000),
       session_id: session,

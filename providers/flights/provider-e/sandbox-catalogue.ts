@@ -1,10 +1,16 @@
 /**
  * The offers provider_e's sandbox sells: its fixtures (fixtures/*.json, not the golden *.offer.json),
  * plus the magic offers, each the LHR–JFK fixture (a non-refundable GBP fare) under an id that steers one
- * path. An offer is served valid for 30 minutes from the moment it is asked for.
+ * path. An offer is served with its flights moved by the sandbox calendar to three to five weeks after
+ * the sandbox's today (sandbox-calendar.ts), valid for 30 minutes from the moment it is asked for.
+ *
+ * The fixtures' ids are msgpack that happen to hold the day the fixture was written for (20260601 in the
+ * LHR–JFK one): they stay as they are, opaque, and nothing reads a date out of them; the legs say when.
  */
+import fs from 'node:fs';
 import type { Context } from 'koa';
 import { fromMinorUnits, toMinorUnits } from '../../../core/money/money.js';
+import { sandboxCalendar } from '../sandbox-calendar.js';
 import { nativeFixtures } from '../sandbox-fixtures.js';
 import { error, utc } from './sandbox-dialect.js';
 import { ERROR_CODES } from './wire.js';
@@ -29,6 +35,7 @@ export const MAGIC_OFFERS = {
   error: 'sandbox_error',
 } as const;
 
+const FIXTURES = new URL('./fixtures/', import.meta.url);
 export const OFFER_LIFETIME_MS = 30 * 60 * 1000;
 /** How much more the price-change magic offers cost, on the base fare (taxes stay). */
 const PRICE_RISE_PER_MILLE = 75n;
@@ -57,18 +64,41 @@ export type NativeOffer = Record<string, unknown> & {
   expiration: string;
   pricing: { display: Display };
   validatingCarrier: { code: string };
-  journeys: { legs: { segmentRef: string; aircraft?: { code: string } | null }[] }[];
+  journeys: { legs: { segmentRef: string; departure: string; arrival: string; aircraft?: { code: string } | null }[] }[];
   passengers: { passengerRef: string; type: 'ADT' | 'CHD' | 'INF' }[];
   fareRules: { refundable: boolean; refundPenalty?: { amount: number; currency: string } | null };
   requirements: { documentRequired: boolean; documentTypes: string[] };
   servicesAttachable?: NativeService[];
 };
 
+/**
+ * A fixture (`lhr-jfk-gbp`, `cdg-dxb-family-eur`, `kwi-dxb-kwd`) as the sandbox serves it at `now`. Tests
+ * book these, never the files themselves (their flights left in June 2026).
+ */
+export function datedFixture(name: string, now: Date): NativeOffer {
+  return served(JSON.parse(fs.readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8')) as NativeOffer, now);
+}
+
+/**
+ * The offer as served at `now`: every leg's local departure and arrival moved to `now`'s day by the
+ * calendar (times of day kept: nothing else in it says when it flies), expiring 30 minutes after `now`.
+ */
+function served(fixture: NativeOffer, now: Date): NativeOffer {
+  const { move } = sandboxCalendar(now);
+  const offer = structuredClone(fixture);
+  for (const leg of offer.journeys.flatMap((journey) => journey.legs)) {
+    leg.departure = move(leg.departure);
+    leg.arrival = move(leg.arrival);
+  }
+  offer.expiration = utc(new Date(now.getTime() + OFFER_LIFETIME_MS));
+  return offer;
+}
+
 export class Catalogue {
   readonly #offers: Map<string, NativeOffer>;
 
   constructor(private readonly clock: { now(): Date }) {
-    const offers = nativeFixtures<NativeOffer>(new URL('./fixtures/', import.meta.url));
+    const offers = nativeFixtures<NativeOffer>(FIXTURES);
     this.#offers = new Map(offers.map((offer) => [offer.offerId, offer]));
     const template = offers.find((offer) => offer.pricing.display.currency === 'GBP') as NativeOffer;
     for (const id of Object.values(MAGIC_OFFERS)) this.#offers.set(id, { ...structuredClone(template), offerId: id });
@@ -77,8 +107,7 @@ export class Catalogue {
   /** The offer as provider_e holds it now: valid for 30 minutes, at its catalogue price. */
   offer(id: string): NativeOffer | undefined {
     const fixture = this.#offers.get(id);
-    if (!fixture) return undefined;
-    return { ...structuredClone(fixture), expiration: utc(new Date(this.clock.now().getTime() + OFFER_LIFETIME_MS)) };
+    return fixture && served(fixture, this.clock.now());
   }
 
   /**

@@ -14,8 +14,9 @@
  *   invented), 2001 no availability: sold out (409), 5000 internal error (500).
  *
  * Endpoints:
- *   GET    /v3.0/flights/offers/{offerId}   the catalogue offer, expiring 30 minutes from now (a sandbox
- *                                           convenience: the offer a partner would hold after verify)
+ *   GET    /v3.0/flights/offers/{offerId}   the catalogue offer, its flights weeks ahead, expiring 30
+ *                                           minutes from now (a sandbox convenience: the offer a
+ *                                           partner would hold after verify)
  *   POST   /v3.0/flights/verify {offerId}   binding pricing: `{offer, changes?:{pricing:{old,new}}}`
  *   POST   /v3.0/flights/seatmaps {offerId} per segment: every seat's state, and the free seats as
  *                                           `servicesAttachable` SEAT items per seated passenger
@@ -55,7 +56,7 @@ import { seatMaps } from './sandbox-seat-maps.js';
 import { CheckoutStore } from './sandbox-store.js';
 import { ERROR_CODES } from './wire.js';
 
-export { MAGIC_OFFERS } from './sandbox-catalogue.js';
+export { datedFixture, MAGIC_OFFERS } from './sandbox-catalogue.js';
 export { MAGIC_LAST_NAME } from './sandbox-checks.js';
 export { SANDBOX_TOKEN_PREFIX } from './sandbox-dialect.js';
 
