@@ -5,6 +5,7 @@
  */
 const LONG_FIRST = [
   'service-process',
+  'readme-examples',
   'booking-recovery',
   'booking-failures',
   'provider-contract',
