@@ -30,7 +30,9 @@ const DOCUMENTED = [
   { id: 'hKFzrWt1Njc1LWt3aS1keGKhZKgyMDI2MDYxMKFjo0tXRKFmplZMT1dLVw', what: 'KWI–DXB KU675', currency: 'KWD', total: '62.450', passengers: 1 },
 ];
 
-const BORN = { adult: '1986-04-12', child: '2018-03-02', infant_without_seat: '2025-09-01' } as Record<string, string>;
+/** Birthdays that keep each type on any day the tests run: years before today. */
+const bornYearsAgo = (years: number) => new Date(Date.now() - years * 365.25 * 86_400_000).toISOString().slice(0, 10);
+const BORN = { adult: '1986-04-12', child: bornYearsAgo(8), infant_without_seat: bornYearsAgo(0.75) } as Record<string, string>;
 
 for (const documented of DOCUMENTED) {
   test(`provider_e: the documented offer ${documented.what} is fetched as the README says, created and booked over REST → 201 confirmed`, async (t) => {

@@ -75,10 +75,13 @@ export async function chooseSeats(running: RunningService, native: Record<string
   });
 }
 
+/** A birthday `years` before today: a child stays a child, an infant an infant, whatever day the tests run. */
+const bornYearsAgo = (years: number) => new Date(Date.now() - years * 365.25 * 86_400_000).toISOString().slice(0, 10);
+
 const PEOPLE = {
   adult: { firstName: 'Ada', bornOn: '1985-12-10', gender: 'female' },
-  child: { firstName: 'Byron', bornOn: '2018-04-02', gender: 'male' },
-  infant_without_seat: { firstName: 'Ida', bornOn: '2026-03-01', gender: 'female' },
+  child: { firstName: 'Byron', bornOn: bornYearsAgo(7), gender: 'male' },
+  infant_without_seat: { firstName: 'Ida', bornOn: bornYearsAgo(0.75), gender: 'female' },
 } as const;
 
 export function traveler(id: string, type: OrderPassenger['type'], invalid = false): OrderPassenger {
