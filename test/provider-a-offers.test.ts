@@ -4,18 +4,16 @@
  * a bad query; and the offer a partner fetches there is one our REST route takes, as the README says.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import Koa from 'koa';
 import { departuresOf } from '../core/flights/departure-window.js';
 import { datedFixture, providerASandbox } from '../providers/flights/provider-a/sandbox.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { createPartnerClient } from './helpers/oauth.js';
+import { jsonDifferences, SandboxesAt } from './helpers/sandbox-at.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
-const servers: http.Server[] = [];
+const sandboxes = new SandboxesAt();
 const DAY_MS = 86_400_000;
 const AUTH = { authorization: 'Bearer amadeus_test_search' };
 
@@ -23,30 +21,14 @@ test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
 });
 test.after.always(async () => {
-  for (const server of servers) server.closeAllConnections();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await sandboxes.close();
   await running?.close();
 });
 
 const search = (query: string, base = `${running.config.sandboxUrl}/flights/provider_a`, headers: Record<string, string> = AUTH) =>
   fetch(`${base}/v2/shopping/flight-offers?${query}`, { headers });
 
-/** provider_a's sandbox on its own, its clock stopped at `now`. */
-async function sandboxAt(now: string): Promise<string> {
-  const app = new Koa();
-  app.use(providerASandbox({ db: running.service.db.knex, clock: { now: () => new Date(now) } }).routes());
-  const server = http.createServer(app.callback());
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/flights/provider_a`;
-}
-
-/** Every leaf where two JSON values differ, by path. */
-function differences(a: Json, b: Json, path = ''): [string, unknown, unknown][] {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b ? [] : [[path, a, b]];
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].flatMap((key) => differences(a[key], b[key], `${path}/${key}`));
-}
+const sandboxAt = (now: string) => sandboxes.at(running, providerASandbox, 'provider_a', now);
 
 test('a route’s offers, dated three to five weeks ahead at the fixture’s local times, in Amadeus’s shape', async (t) => {
   const response = await search('originLocationCode=LHR&destinationLocationCode=CDG');
@@ -98,7 +80,7 @@ test('the same offer on two days differs only by its dates, moved by the days be
   const first = (await jsonOf(await search(query, await sandboxAt('2026-11-28T10:00:00Z')))).data[0];
   const later = (await jsonOf(await search(query, await sandboxAt('2027-03-01T23:30:00Z')))).data[0];
   const days = 93;
-  const changed = differences(first, later);
+  const changed = jsonDifferences(first, later);
   t.deepEqual(changed.map(([path]) => path).sort(), ['/itineraries/0/segments/0/arrival/at', '/itineraries/0/segments/0/departure/at', '/lastTicketingDate', '/lastTicketingDateTime']);
   for (const [path, before, after] of changed as [string, string, string][]) {
     t.is(after.slice(10), before.slice(10), `${path} keeps its time of day`);

@@ -5,19 +5,17 @@
  * payment in 24 hours); and the fetched offer is one our REST route takes, as the README says.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import Koa from 'koa';
 import { departuresOf } from '../core/flights/departure-window.js';
 import { datedFixture, providerCSandbox } from '../providers/flights/provider-c/sandbox.js';
 import { WireOffer } from '../providers/flights/provider-c/wire.js';
 import { jsonOf, type Json } from './helpers/http.js';
 import { createPartnerClient } from './helpers/oauth.js';
+import { jsonDifferences, SandboxesAt } from './helpers/sandbox-at.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 let running: RunningService;
-const servers: http.Server[] = [];
+const sandboxes = new SandboxesAt();
 const DAY_MS = 86_400_000;
 const OFFER_ID = 'd2sr9k1Qx7|6f7c2f1e-5b9a-4d2e-9f0a-3c1b2a4d5e6f';
 
@@ -25,30 +23,14 @@ test.before(async () => {
   running = await startService({}, { rateLimitKeyPrefix: uniquePrefix() });
 });
 test.after.always(async () => {
-  for (const server of servers) server.closeAllConnections();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await sandboxes.close();
   await running?.close();
 });
 
 const offerAt = (id: string, base = `${running.config.sandboxUrl}/flights/provider_c`, headers: Record<string, string> = { authorization: 'Bearer ndc_test_offers' }) =>
   fetch(`${base}/Offers/${encodeURIComponent(id)}`, { headers });
 
-/** provider_c's sandbox on its own, its clock stopped at `now`. */
-async function sandboxAt(now: string): Promise<string> {
-  const app = new Koa();
-  app.use(providerCSandbox({ db: running.service.db.knex, clock: { now: () => new Date(now) } }).routes());
-  const server = http.createServer(app.callback());
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/sandbox/flights/provider_c`;
-}
-
-/** Every leaf where two JSON values differ, by path. */
-function differences(a: Json, b: Json, path = ''): [string, unknown, unknown][] {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b ? [] : [[path, a, b]];
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].flatMap((key) => differences(a[key], b[key], `${path}/${key}`));
-}
+const sandboxAt = (now: string) => sandboxes.at(running, providerCSandbox, 'provider_c', now);
 
 test('an offer as OfferPrice answers it: flights three to five weeks ahead at the fixture’s local times, expiring in 30 minutes, payable for a day', async (t) => {
   const before = Date.now();
@@ -83,7 +65,7 @@ test('the same offer on two days differs only by its dates, moved by the days be
   const first = (await jsonOf(await offerAt(OFFER_ID, await sandboxAt('2026-11-28T10:00:00Z')))).PricedOffer;
   const later = (await jsonOf(await offerAt(OFFER_ID, await sandboxAt('2027-03-01T10:00:00Z')))).PricedOffer;
   const days = 93;
-  const changed = differences(first, later);
+  const changed = jsonDifferences(first, later);
   t.deepEqual(changed.map(([path]) => path).sort(), [
     '/DataLists/DatedMarketingSegmentList/0/Arrival/AircraftScheduledDateTime',
     '/DataLists/DatedMarketingSegmentList/0/Dep/AircraftScheduledDateTime',
