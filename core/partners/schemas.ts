@@ -57,6 +57,13 @@ export interface PartnerIdentity {
   keyId: string;
   plan: UsagePlan;
   allowedOperations: ReadonlySet<string> | null;
+  /**
+   * `secret`: the partner's backend key, every route of its allowlist. `publishable` (decisions §12): a key
+   * for browsers, reaching only the checkout's routes and only from `allowedOrigins`.
+   */
+  keyKind: 'secret' | 'publishable';
+  /** The exact origins a publishable key may be used from; null for a secret key. */
+  allowedOrigins: readonly string[] | null;
 }
 
 export interface RatePolicy {

@@ -133,6 +133,8 @@ export class PartnerService {
         requests_per_day: row.requests_per_day,
       },
       allowedOperations: row.allowed_operations ? new Set(row.allowed_operations) : null,
+      keyKind: 'secret',
+      allowedOrigins: null,
     };
   }
 
