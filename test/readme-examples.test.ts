@@ -22,7 +22,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +30,7 @@ import { isPage, latestCode, offeredScopes, TestBrowser, type Page } from './hel
 import { saveCardInBrowser } from './helpers/cards.js';
 // Types only: helpers/service.ts builds the service in process, and importing it would load the whole app
 // into this file, whose service is a child process.
-import type { RunningService } from './helpers/service.js';
+import { freePorts, type RunningService } from './helpers/service.js';
 
 const PROJECT = fileURLToPath(new URL('..', import.meta.url));
 const README = path.join(PROJECT, 'README.md');
@@ -198,15 +197,6 @@ function curlCallsOf(code: string): CurlCall[] {
   return calls;
 }
 
-/** A port that was free a moment ago (as helpers/service.ts's freePort). */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /** The variables a reader sets in a shell: everything of the test's own environment but the service's settings. */
 function readerEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -227,8 +217,8 @@ interface Service {
 
 /** `npm start`, as the README says, on free ports and `dataDir`; again on other ports if one was taken meanwhile. */
 async function npmStart(dataDir: string, attempt = 0): Promise<Service> {
-  const [port, vaultPort, demoPort] = [await freePort(), await freePort(), await freePort()];
-  const env = { ...readerEnvironment(), PORT: String(port), VAULT_PORT: String(vaultPort), DEMO_AIRLINE_PORT: String(demoPort), DATA_DIR: dataDir };
+  const [port, vaultPort, demoPort, travelPort] = (await freePorts(4)) as [number, number, number, number];
+  const env = { ...readerEnvironment(), PORT: String(port), VAULT_PORT: String(vaultPort), DEMO_AIRLINE_PORT: String(demoPort), DEMO_TRAVEL_PORT: String(travelPort), DATA_DIR: dataDir };
   const child = spawn('npm', ['start'], { cwd: PROJECT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));

@@ -36,11 +36,12 @@ export async function startService(
 ): Promise<RunningService> {
   const database = options.embedded ? undefined : (options.database ?? (await createTestDatabase()));
   const dataDir = tempDir();
-  // The port is known before the service is built: its sandbox adapters call it back over HTTP.
-  const port = await freePort();
+  // The ports are known before the service is built: its sandbox adapters call it back over HTTP.
+  const [port, vaultPort, demoAirlinePort, demoTravelPort] = (await freePorts(4)) as [number, number, number, number];
   const config = loadConfig({
-    VAULT_PORT: String(await freePort()),
-    DEMO_AIRLINE_PORT: String(await freePort()),
+    VAULT_PORT: String(vaultPort),
+    DEMO_AIRLINE_PORT: String(demoAirlinePort),
+    DEMO_TRAVEL_PORT: String(demoTravelPort),
     ...(database ? { DATABASE_URL: database.url } : {}),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -64,6 +65,9 @@ export async function startService(
     { server: http.createServer(service.app.callback()), port },
     ...service.ownPortApps.map((own) => ({ server: http.createServer(own.app.callback()), port: own.port })),
   ];
+  // As main.ts does: an idle connection outlives the client's reuse of it (a server closing it at 5 s
+  // races a loaded test's next request on it, which then fails as "fetch failed").
+  for (const { server } of servers) server.keepAliveTimeout = 65_000;
   const stop = async (server: http.Server) => {
     if (!server.listening) return;
     server.closeAllConnections();
@@ -108,11 +112,19 @@ function listenOn(server: http.Server, port: number): Promise<void> {
 
 /** A port that was free a moment ago (the kernel picks it; a clash right after is very unlikely). */
 export async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+  return (await freePorts(1))[0] as number;
+}
+
+/**
+ * `count` ports free a moment ago, all different: each probe stays open until the last is taken, since
+ * the kernel may hand a just-closed port out again at once.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const probes = Array.from({ length: count }, () => net.createServer());
+  for (const probe of probes) await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const ports = probes.map((probe) => (probe.address() as AddressInfo).port);
+  await Promise.all(probes.map((probe) => new Promise<void>((resolve) => probe.close(() => resolve()))));
+  return ports;
 }
 
 export function uniquePrefix(): string {
