@@ -1,6 +1,6 @@
 /**
  * The dependency rule of ARCHITECTURE.md as a check that fails `npm run lint`:
- * core knows nothing of the doors or adapters; the doors (rest, mcp, admin) do not reach into each
+ * core knows nothing of the doors or adapters; the doors (rest, mcp, checkout, admin) do not reach into each
  * other, into authz internals or into providers; the MCP SDK stays in mcp/, oidc-provider in authz/.
  * Only the composition root (app.ts, main.ts, the capability modules in modules/) and scripts see everything.
  */
@@ -11,7 +11,7 @@ module.exports = {
       comment: 'core/ imports nothing of the project outside core/.',
       severity: 'error',
       from: { path: '^core/' },
-      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench|modules|demo)/|^(app|main|config)\\.ts$' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench|modules|demo|checkout)/|^(app|main|config)\\.ts$' },
     },
     {
       name: 'core-has-no-doors',
@@ -25,13 +25,20 @@ module.exports = {
       comment: 'rest/ imports core only; authorization is handed in by the composition root.',
       severity: 'error',
       from: { path: '^rest/' },
-      to: { path: '^(mcp|authz|providers|admin|seeds|modules)/' },
+      to: { path: '^(mcp|authz|providers|admin|seeds|modules|checkout)/' },
     },
     {
       name: 'mcp-stays-in-its-lane',
       severity: 'error',
       from: { path: '^mcp/' },
-      to: { path: '^(rest|authz|providers|admin|seeds|modules)/' },
+      to: { path: '^(rest|authz|providers|admin|seeds|modules|checkout)/' },
+    },
+    {
+      name: 'checkout-stays-in-its-lane',
+      comment: 'checkout/ (the hosted checkout, a door) imports core only; the sign-in limits are handed in by the composition root.',
+      severity: 'error',
+      from: { path: '^checkout/' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|modules|demo)/|^(app|main|config)\\.ts$' },
     },
     {
       name: 'admin-stays-in-its-lane',
@@ -43,7 +50,7 @@ module.exports = {
       name: 'authz-imports-core-only',
       severity: 'error',
       from: { path: '^authz/' },
-      to: { path: '^(rest|mcp|providers|admin|seeds|modules)/' },
+      to: { path: '^(rest|mcp|providers|admin|seeds|modules|checkout)/' },
     },
     {
       name: 'providers-import-core-only',
@@ -53,14 +60,14 @@ module.exports = {
     },
     {
       name: 'demo-talks-over-http',
-      comment: 'demo/ (the sandbox demo airline) reaches the service over HTTP only, as a real airline would: core types at most.',
+      comment: 'demo/ (the sandbox demo airline and travel agency) reaches the service over HTTP only, as a real partner would: core types at most.',
       severity: 'error',
       from: { path: '^demo/' },
       to: { path: '^(rest|mcp|authz|providers|admin|seeds|modules)/|^(app|main|config)\\.ts$' },
     },
     {
       name: 'nothing-but-the-root-sees-the-demo',
-      comment: 'Only the composition root (modules/) mounts the demo airline.',
+      comment: 'Only the composition root (modules/) mounts the demo sites.',
       severity: 'error',
       from: { pathNot: '^(demo|modules|test)/' },
       to: { path: '^demo/' },

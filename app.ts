@@ -15,6 +15,7 @@ import { FailedAuthGuard } from './authz/failed-auth-guard.js';
 import { loadSigningKeys, publicKeySet } from './authz/keys.js';
 import { ICON, STYLESHEET_PATH } from './authz/pages/html.js';
 import { PartnerClientRegistry } from './authz/partner-clients.js';
+import { PublishableOrigins } from './authz/publishable-origins.js';
 import { ToolCallLimits } from './authz/tool-call-limits.js';
 import { UsageLimiter } from './authz/usage-limiter.js';
 import type { Config } from './config.js';
@@ -23,6 +24,7 @@ import { SecretBox } from './core/crypto/secret-box.js';
 import { openDatabase, type Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
 import type { BookingService } from './core/bookings/service.js';
+import type { CheckoutSessionService } from './core/checkout/service.js';
 import type { FlightSearchService } from './core/flights/flight-search.js';
 import type { ProviderCatalog } from './core/flights/provider-catalog.js';
 import { createLogger, type Logger } from './core/logger.js';
@@ -40,8 +42,10 @@ import { ToolServers } from './mcp/tool-server.js';
 import { accountsModule } from './modules/accounts.js';
 import { bookingsModule } from './modules/bookings.js';
 import { cardsModule } from './modules/cards.js';
+import { checkoutModule } from './modules/checkout.js';
 import type { Capability, OwnPortApp, SharedPieces } from './modules/capability.js';
 import { demoAirlineModule } from './modules/demo-airline.js';
+import { demoTravelModule } from './modules/demo-travel.js';
 import { identityModule } from './modules/identity.js';
 import { messagingModule } from './modules/messaging.js';
 import { offersModule } from './modules/offers.js';
@@ -94,6 +98,8 @@ export interface Service {
   admin: AdminDeps;
   /** Bookings (tests drive recovery through it). */
   bookings: BookingService;
+  /** Checkout sessions (the hosted checkout opens, completes and fails them). */
+  checkoutSessions: CheckoutSessionService;
   /** Deletes expired authorization-server rows and sign-in codes (also run every few minutes). */
   sweepExpired(): Promise<number>;
   /**
@@ -123,7 +129,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
     const keys = await loadSigningKeys({ ...config, production: config.env === 'production' });
     const secrets = new SecretBox(keys.dataEncryptionKeys);
-    const partners = new PartnerService(db.knex);
+    const partners = new PartnerService(db.knex, { sandbox: config.sandbox });
     const partnerClients = new PartnerClientRegistry({ db: db.knex, clock, secrets, partners });
     const messaging = messagingModule({ config, db, logger });
     const shared: SharedPieces = {
@@ -148,8 +154,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const offers = await offersModule(shared);
     const cards = cardsModule(shared);
     const bookings = bookingsModule(shared, { ...offers, paymentMethods: cards.paymentMethods, processor: cards.processor });
+    const checkout = checkoutModule(shared, {
+      ...offers,
+      bookings: bookings.bookings,
+      paymentMethods: cards.paymentMethods,
+      signIn: { codes: signIn.signInCodes, limits: signIn.signInLimits },
+    });
     const identity = identityModule(shared, signIn);
-    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), identity, offers, cards, bookings, await demoAirlineModule(shared)];
+    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), identity, offers, checkout, cards, bookings, await demoAirlineModule(shared), demoTravelModule(shared, { partners })];
 
     const routes = capabilities.flatMap((capability) => capability.routes ?? []);
     // The authorization server and the tool endpoint are not in the route table: their documentation joins it.
@@ -164,6 +176,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
           sandbox: config.sandbox,
           demoCredentialsFile: config.sandbox ? demoCredentialsPath(config.dataDir) : undefined,
           demoAirlineUrl: config.demoAirline ? `${config.demoAirline.url}/` : undefined,
+          demoTravelUrl: config.demoTravel ? `${config.demoTravel.url}/` : undefined,
         },
         icon: ICON,
         authUrl: config.authUrl,
@@ -183,10 +196,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
         // The identity API's callers: airlines' backends, with their OAuth client's Basic credentials.
         clients: signIn.clientCredentials,
         componentOrigins: config.componentOrigins,
+        // The origins of active publishable keys: the checkout's routes answer their CORS preflights.
+        publishableOrigins: new PublishableOrigins(partners, { cacheSeconds: config.apiKeyCacheSeconds }),
       },
       trustProxy: config.trustProxy,
       sandboxes: capabilities.flatMap((capability) => capability.sandboxes ?? []).map((sandbox) => sandbox.routes() as Middleware),
       authorizationServer: signIn.authorizationServer,
+      hostedPages: capabilities.flatMap((capability) => capability.hostedPages ?? []),
       cookieKeys: keys.cookieKeys,
       toolEndpoint: buildToolEndpoint({
         shared,
@@ -228,6 +244,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       mailer: messaging.mailer,
       sms: messaging.sms,
       bookings: bookings.bookings,
+      checkoutSessions: checkout.checkoutSessions,
       admin: { partners, clients: partnerClients, paymentMethods: cards.paymentMethods, sandbox: config.sandbox, signInLimits: signIn.signInLimits },
       sweepExpired,
       async recover() {

@@ -22,6 +22,8 @@ const LONG_FIRST = [
   'purchase-confirmation-browser',
   'spending-limits-browser',
   'recognition-browser',
+  'hosted-checkout-providers-browser',
+  'hosted-checkout-browser',
 ];
 
 const rank = (file) => {

@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   SMS_URL: url.optional(),
   VAULT_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535, 'must be at most 65535').optional(),
   DEMO_AIRLINE_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535, 'must be at most 65535').optional(),
+  DEMO_TRAVEL_PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535, 'must be at most 65535').optional(),
   VAULT_URL: url.optional(),
   VAULT_API_KEY: z.string().min(8).optional(),
   PROCESSOR_URL: url.optional(),
@@ -112,6 +113,12 @@ export interface Config {
    * not in sandbox mode or when its port is 0 (its registered redirect needs a known port).
    */
   demoAirline: { url: string; port: number } | undefined;
+  /**
+   * Sandbox mode only: the demo travel agency ("Demo Travel") that sells offers with the checkout button,
+   * on a port of its own at the other loopback name than AUTH_URL's (another site: decisions §12).
+   * Undefined when not in sandbox mode or when its port is 0 (its publishable key names its origin).
+   */
+  demoTravel: { url: string; port: number } | undefined;
   /** The payment processor (Stripe PaymentIntents dialect) and its secret key; in sandbox mode its sandbox. */
   processor: { url: string; apiKey: string } | undefined;
   /** Origins of partner pages that embed the card-capture component (CORS with the traveler's session). */
@@ -207,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsUrl: e.SMS_URL ? stripSlash(e.SMS_URL) : undefined,
     vault,
     demoAirline: demoAirlineOf(e, stripSlash(e.AUTH_URL ?? baseUrl), sandbox, vault?.port),
+    demoTravel: demoTravelOf(e, stripSlash(e.AUTH_URL ?? baseUrl), sandbox, vault?.port),
     processor: systemOf(e.PROCESSOR_URL, e.PROCESSOR_API_KEY, sandbox, 'PROCESSOR_URL', 'PROCESSOR_API_KEY', `${sandboxUrl}/payments`, SANDBOX_PROCESSOR_KEY),
     componentOrigins: e.COMPONENT_ORIGINS ?? [],
     bookingFaultAfter: e.NODE_ENV === 'test' ? e.BOOKING_FAULT_AFTER : undefined,
@@ -271,6 +279,30 @@ function demoAirlineOf(e: z.infer<typeof EnvSchema>, authUrl: string, sandbox: b
     throw new ConfigError(`Invalid configuration: DEMO_AIRLINE_PORT=${port} must differ from the card vault sandbox's port (VAULT_PORT).`);
   }
   const url = new URL(authUrl);
+  url.port = String(port);
+  return { url: url.origin, port };
+}
+
+/**
+ * The demo travel agency: on DEMO_TRAVEL_PORT, default PORT + 3, 0 (off) when PORT is 0. Its page must be
+ * another *site* than the checkout's, as a partner's is, so that the checkout is shown working without
+ * third-party cookies: on a loopback AUTH_URL it takes the other loopback name (`localhost` for
+ * `127.0.0.1` and the reverse); on any other host name it can only be another origin of the same host.
+ */
+function demoTravelOf(e: z.infer<typeof EnvSchema>, authUrl: string, sandbox: boolean, vaultPort: number | undefined): Config['demoTravel'] {
+  if (!sandbox) return undefined;
+  const port = e.DEMO_TRAVEL_PORT ?? (e.PORT === 0 ? 0 : e.PORT + 3);
+  if (port === 0) return undefined;
+  const taken: Array<[number | undefined, string]> = [
+    [e.PORT, 'PORT (the demo travel agency has its own origin)'],
+    [vaultPort, "the card vault sandbox's port (VAULT_PORT)"],
+    [e.DEMO_AIRLINE_PORT ?? (e.PORT === 0 ? 0 : e.PORT + 2), "the demo airline's port (DEMO_AIRLINE_PORT)"],
+  ];
+  for (const [other, name] of taken) {
+    if (port === other) throw new ConfigError(`Invalid configuration: DEMO_TRAVEL_PORT=${port} must differ from ${name}.`);
+  }
+  const url = new URL(authUrl);
+  url.hostname = url.hostname === 'localhost' ? '127.0.0.1' : ['127.0.0.1', '[::1]'].includes(url.hostname) ? 'localhost' : url.hostname;
   url.port = String(port);
   return { url: url.origin, port };
 }

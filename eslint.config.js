@@ -13,8 +13,8 @@ export default tseslint.config(
     },
   },
   {
-    // The browser components and the demo airline's page script: plain modules that run in a browser, not in node.
-    files: ['components/**/*.js', 'demo/**/*.js'],
+    // The browser components, the hosted checkout's and the demo airline's page scripts: plain modules that run in a browser, not in node.
+    files: ['components/**/*.js', 'demo/**/*.js', 'checkout/**/*.js'],
     languageOptions: {
       sourceType: 'module',
       globals: Object.fromEntries(

@@ -38,7 +38,13 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   partner create --name NAME [--plan PLAN] [--allow OPERATION_ID ...]
   partner update --partner PARTNER_ID [--plan PLAN] [--allow OPERATION_ID ... | --allow-all]
   partner list
-  key create --partner PARTNER_ID
+  key create --partner PARTNER_ID [--publishable --origin ORIGIN [--origin ORIGIN ...]]
+      A secret key (tpk_...) for the partner's backend, or with --publishable a key for its web pages
+      (pk_test_... in sandbox mode, pk_live_... in production) that works only on the checkout's routes
+      (createProviderOffer, getProviderOffer, createCheckoutSession) and only from the listed origins:
+      each exactly as a browser sends it in Origin (https://shop.example, no path, no trailing slash, no
+      wildcard; http:// only on localhost or 127.0.0.1, or in sandbox mode), at most 20. Prints
+      {partner_id, key_id, prefix, api_key[, kind, allowed_origins]}: the key is shown this once.
   key revoke --key KEY_ID_OR_PREFIX
   plan set --name PLAN --rps N --burst N --per-day N
   plan list
@@ -71,6 +77,8 @@ const OPTIONS = {
   plan: { type: 'string' },
   partner: { type: 'string' },
   key: { type: 'string' },
+  publishable: { type: 'boolean' },
+  origin: { type: 'string', multiple: true },
   allow: { type: 'string', multiple: true },
   'allow-all': { type: 'boolean' },
   rps: { type: 'string' },
@@ -119,6 +127,10 @@ export async function runAdminCommand(argv: string[], deps: AdminDeps): Promise<
     case 'partner list':
       return partners.listPartners();
     case 'key create':
+      if (values.publishable) {
+        return partners.createPublishableKey({ partner_id: required(values.partner, '--partner'), allowed_origins: values.origin ?? [] });
+      }
+      if (values.origin) throw usageError('--origin is for publishable keys only: add --publishable (a secret key works from your backend, not from a browser).');
       return partners.createKey(required(values.partner, '--partner'));
     case 'key revoke':
       return partners.revokeKey(required(values.key, '--key'));

@@ -59,8 +59,10 @@ export interface CardVault {
   /**
    * Opens a session for the hosted fields of one traveler's browser. `owner` is an opaque reference the
    * tokens made with it carry; `origin` is the page that frames the fields (their messages go there only).
+   * `frameAncestors`: the pages further up that frame that page (the partner page around the hosted
+   * checkout): browsers check `frame-ancestors` against every ancestor, not only the parent.
    */
-  openSession(input: { owner: string; origin: string }): Promise<VaultSession>;
+  openSession(input: { owner: string; origin: string; frameAncestors?: readonly string[] }): Promise<VaultSession>;
   /** The masked card of a token; undefined when the vault has no such token (or it was redacted). */
   readCard(tokenId: string): Promise<VaultCard | undefined>;
   /** Sets (a string) or clears (null) the card's details kept in the vault; keys left out are kept. */

@@ -6,6 +6,7 @@
  */
 import type Router from '@koa/router';
 import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import type { Redis } from 'ioredis';
 import type { SigningKeys } from '../authz/keys.js';
 import type { Config } from '../config.js';
@@ -58,6 +59,8 @@ export interface Capability {
   /** Routers of sandboxes served beside the API in sandbox mode. */
   sandboxes?: Router[];
   ownPortApps?: OwnPortApp[];
+  /** Hosted pages with their own routers, served on AUTH_URL beside the authorization server's (the checkout). */
+  hostedPages?: Middleware[];
   sweepers?: Sweeper[];
   /**
    * Finishes or compensates what a process that died left half-done (bookings mid-saga): run when the

@@ -48,6 +48,8 @@ export function signInModule(
   recognitionTokens: RecognitionTokens;
   /** The limits on sign-in mail (the admin command line resets an address's in sandbox mode). */
   signInLimits: AbuseLimits;
+  /** The e-mail codes of the hosted sign-in (the hosted checkout signs travelers in with them too). */
+  signInCodes: SignInCodes;
 } {
   const { config, db, clock, keys } = shared;
   const signInNetworks = new KnownNetworks({ db: db.knex, clock });
@@ -105,6 +107,7 @@ export function signInModule(
     pairwiseIds,
     recognitionTokens,
     signInLimits: limits,
+    signInCodes: codes,
     sessions: browserSessions(provider, csrf, config.authUrl, componentPageOrigins(config)),
     documented: oauthOperations(),
     sweepers: [() => sweepExpiredOidcModels(db.knex, clock), () => sweepExpiredCodes(db.knex, clock), () => signInNetworks.sweepExpired(), () => recognitionTokens.sweepExpired()],

@@ -170,13 +170,13 @@ export function insufficientScopeExample(scope: string): { error: string; error_
 
 export const BEARER_ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'The x-api-key header is missing, unknown or revoked (standard envelope), or the access token is missing, invalid or expired (OAuth envelope, `invalid_token`, and `WWW-Authenticate: Bearer`).',
-  403: "The operation is not on your allowlist, the token belongs to another partner's client, or `{userid}` is another traveler (standard envelope); or the token lacks the route's scope (OAuth envelope, `insufficient_scope`, with `scope`).",
+  403: "The operation is not on your allowlist, a publishable key was sent (`publishable_key_not_allowed`: use your secret key), the token belongs to another partner's client, or `{userid}` is another traveler (standard envelope); or the token lacks the route's scope (OAuth envelope, `insufficient_scope`, with `scope`).",
 };
 
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid (validation envelope) or its body is not valid JSON.',
   401: 'The x-api-key header is missing, unknown or revoked.',
-  403: 'Your partner application may not call this operation (route allowlist).',
+  403: "Your partner application may not call this operation (route allowlist), or the publishable key may not: outside the checkout's routes (`publishable_key_not_allowed`) or from an origin it does not list (`origin_not_allowed`).",
   404: 'The resource does not exist.',
   405: 'The path exists but not with this method; `Allow` lists the methods.',
   402: 'The card was declined (`card_declined`; `details` says why): ask the traveler for another card.',

@@ -29,6 +29,8 @@ export interface HttpAppOptions {
   cookieKeys?: string[];
   /** The agent tool endpoint (the MCP door): it claims /v1/mcp and answers there itself. */
   toolEndpoint?: Middleware;
+  /** Hosted pages served by doors of their own (the hosted checkout): each claims only its own paths. */
+  hostedPages?: Middleware[];
 }
 
 export function buildHttpApp(options: HttpAppOptions): Koa {
@@ -44,6 +46,7 @@ export function buildHttpApp(options: HttpAppOptions): Koa {
   app.use(apiSecurityHeaders());
   if (options.toolEndpoint) app.use(options.toolEndpoint);
   if (options.authorizationServer) app.use(options.authorizationServer);
+  for (const pages of options.hostedPages ?? []) app.use(pages);
   app.use(router.routes());
   for (const sandbox of options.sandboxes ?? []) app.use(sandbox);
   app.use(noRouteMatched(router));

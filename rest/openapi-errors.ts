@@ -123,11 +123,13 @@ function badRequest(route: Route, origin: string): Pick<ResponseSpec, 'schema' |
   const own = route.errorExamples?.[400];
   const fallback = route.body || route.upload ? BODY_VALIDATION_EXAMPLE : PARAMETER_VALIDATION_EXAMPLE;
   const validation = named('A field does not fit', withReferences(own?.fields ? { message: own.message, code: own.code, fields: own.fields } : fallback, origin));
-  if (!route.body && !route.upload) return { schema: ValidationErrorResponse, examples: { validation } };
+  // A route's own 400 of another code (not a field's) is in the standard envelope, beside the validation one.
+  const refusal = own && !own.fields ? { [own.code]: named(own.code, withReferences(standardEnvelope(400, own), origin)) } : {};
+  if (!route.body && !route.upload) return { schema: own && !own.fields ? z.union([ValidationErrorResponse, ErrorResponse]) : ValidationErrorResponse, examples: { validation, ...refusal } };
   const unreadable = route.upload ? MULTIPART_UNREADABLE_EXAMPLE : (ERROR_EXAMPLES[400] as ErrorExample);
   return {
     schema: z.union([ValidationErrorResponse, ErrorResponse]),
-    examples: { validation, [unreadable.code]: named('The body cannot be read', withReferences(standardEnvelope(400, unreadable), origin)) },
+    examples: { validation, ...refusal, [unreadable.code]: named('The body cannot be read', withReferences(standardEnvelope(400, unreadable), origin)) },
   };
 }
 

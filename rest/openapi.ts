@@ -49,6 +49,11 @@ export function buildOpenApiDocument(routes: Route[], info: OpenApiInfo, documen
 const TAGS = [
   { name: 'Flights', description: 'The flight providers and what each can do: read the capabilities to know which steps apply.' },
   { name: 'Offers', description: "A provider's offer handed over verbatim, then normalized: read it, price it, map its passengers, see its seats." },
+  {
+    name: 'Checkout',
+    description:
+      'The hosted checkout behind the checkout button: open a session for one of your offers (with the publishable key from your page, or your secret key from your backend), then confirm the sale from your backend with getCheckoutSession, never from browser messages alone.',
+  },
   { name: 'Profile', description: "The signed-in traveler's profile, photo and contact change (`profile.read`, `profile.write`)." },
   { name: 'Passengers', description: 'Saved passengers and their identity documents (`passengers.read`, `passengers.write`).' },
   { name: 'Preferences', description: 'Locale, travel and security preferences (`preferences.read`, `preferences.write`).' },
@@ -77,7 +82,7 @@ function routeOperation(route: Route, components: Components, serverUrl: string)
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
     security: security(route),
-    parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components)],
+    parameters: [...parameters(route.params, 'path', components), ...parameters(route.query, 'query', components), ...parameters(route.headers, 'header', components)],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': media(components.schemas.schema(route.body, 'input'), components) } } } : {}),
     ...(route.upload ? { requestBody: uploadBody(route.upload) } : {}),
     responses: Object.fromEntries(Object.entries(answers).map(([status, spec]) => [status, response(spec, components)])),
@@ -204,7 +209,7 @@ function securitySchemes(info: OpenApiInfo): JsonObject {
   };
 }
 
-function parameters(schema: z.ZodType | undefined, location: 'path' | 'query', components: Components): JsonObject[] {
+function parameters(schema: z.ZodType | undefined, location: 'path' | 'query' | 'header', components: Components): JsonObject[] {
   if (!schema) return [];
   const json = components.schemas.schema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {

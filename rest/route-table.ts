@@ -29,10 +29,14 @@ export interface ClientIdentity {
   clientId: string;
 }
 
-export interface RouteInput<P, Q, B> {
+export interface RouteInput<P, Q, B, H = unknown> {
   params: P;
   query: Q;
   body: B;
+  /** The request headers the route declares (`headers`), parsed; `{}` when it declares none. */
+  headers: H;
+  /** The request's `Origin` header (a browser's page), if it has one. */
+  origin: string | undefined;
   partner: PartnerIdentity | undefined;
   /** The traveler's side, on `api_key_and_bearer` routes (and session routes: the traveler themselves). */
   actor: Actor | undefined;
@@ -92,6 +96,7 @@ export interface Route<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
+  H extends z.ZodType = z.ZodType,
 > {
   method: HttpMethod;
   /** OpenAPI style: `/v1/flights/providers/{provider}/capabilities`. */
@@ -105,6 +110,11 @@ export interface Route<
   scope?: Scope;
   params?: P;
   query?: Q;
+  /**
+   * Request headers the route reads besides the credentials, as an object schema keyed by lower-case
+   * header name: parsed like the query (400 naming the header), and documented as header parameters.
+   */
+  headers?: H;
   /** A JSON request body; routes without one never parse a body. */
   body?: B;
   /** An uploaded file instead of a JSON body (the handler gets its bytes as `upload`). */
@@ -121,7 +131,7 @@ export interface Route<
   hidden?: boolean;
   /** Serves an HTML page for a browser: gets the browser-page security headers. */
   page?: boolean;
-  handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResult> | RouteResult;
+  handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<B>, z.output<H>>): Promise<RouteResult> | RouteResult;
 }
 
 /**
@@ -147,6 +157,6 @@ export interface DocumentedOperation {
 }
 
 /** Keeps the handler's input typed from the schemas while routes are collected into one list. */
-export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(route: Route<P, Q, B>): Route {
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, H extends z.ZodType>(route: Route<P, Q, B, H>): Route {
   return route as unknown as Route;
 }

@@ -8,6 +8,7 @@ import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
 import { InvalidClientError } from '../core/errors.js';
 import { checkInput } from '../core/input-checks.js';
+import { PUBLISHABLE_KEY_OPERATIONS } from '../core/partners/schemas.js';
 import { parseOrThrow } from '../core/validation.js';
 import { requireBearer, type BearerCheck } from './bearer-auth.js';
 import { jsonBody } from './body.js';
@@ -15,6 +16,7 @@ import { componentCors } from './component-cors.js';
 import { imageUpload } from './upload.js';
 import { requireClientCredentials, type ClientCredentialsCheck } from './client-auth.js';
 import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
+import { publishablePreflight, varyOnOrigin, type PublishableOriginCheck } from './publishable-cors.js';
 import { requirePageSession, requireSession, type BrowserSession, type SessionCheck } from './session-auth.js';
 import { HttpProblem } from './problems.js';
 import type { Route } from './route-table.js';
@@ -33,14 +35,24 @@ export interface AuthDeps extends PartnerAuthDeps {
   componentOrigins?: readonly string[];
   /** OAuth client credentials (the identity API); without it, `client_basic` routes refuse every caller. */
   clients?: ClientCredentialsCheck;
+  /**
+   * Whether an origin is listed by some active publishable key: the checkout's routes answer a CORS
+   * preflight for it (publishable-cors.ts). Without it, no preflight is answered.
+   */
+  publishableOrigins?: PublishableOriginCheck;
 }
 
 export function buildRouter(routes: Route[], auth: AuthDeps): Router {
   const router = new Router();
   const cors = componentCors(auth.componentOrigins ?? []);
   const preflighted = new Set<string>();
+  // The checkout's routes answer CORS for pages holding a publishable key, each path for its own methods.
+  const publishable = new Map<string, string[]>();
+  for (const route of routes.filter(takesPublishableKey)) publishable.set(route.path, [...(publishable.get(route.path) ?? []), route.method]);
+  for (const [path, methods] of publishable) router.register(toKoaPath(path), ['OPTIONS'], [publishablePreflight(methods, auth.publishableOrigins)]);
   for (const route of routes) {
     const chain: Middleware[] = [];
+    if (takesPublishableKey(route)) chain.push(varyOnOrigin);
     if (takesBrowserSession(route)) {
       chain.push(cors.headers);
       if (!preflighted.has(route.path)) {
@@ -63,11 +75,16 @@ function takesBrowserSession(route: Route): boolean {
   return !route.page && (route.auth === 'session' || route.auth === 'api_key_and_bearer_or_session');
 }
 
+/** One of the checkout's operations, on a route that takes an API key: a publishable key may call it. */
+function takesPublishableKey(route: Route): boolean {
+  return PUBLISHABLE_KEY_OPERATIONS.has(route.operationId) && route.auth.startsWith('api_key');
+}
+
 /** The last middleware: nothing served the request. */
 export function noRouteMatched(router: Router) {
   return async function answerUnmatched(ctx: Context): Promise<void> {
     const match = router.match(ctx.path, ctx.method);
-    // OPTIONS is answered for every path (the preflight of the session routes registers it on theirs).
+    // OPTIONS is answered for every path (the preflights of the session and checkout routes register it on theirs).
     const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((method) => method !== 'OPTIONS');
     if (allowed.length === 0) {
       throw new HttpProblem(
@@ -138,10 +155,13 @@ function runHandler(route: Route, auth: AuthDeps): Middleware {
     const params = route.params ? parseOrThrow(route.params, (ctx as unknown as { params: unknown }).params) : {};
     const query = route.query ? parseOrThrow(route.query, ctx.query) : {};
     const body = route.body ? parseOrThrow(route.body, ctx.request.body) : undefined;
+    const headers = route.headers ? parseOrThrow(route.headers, ctx.headers) : {};
     const result = await route.handler({
       params,
       query,
       body,
+      headers,
+      origin: ctx.get('origin') || undefined,
       partner: ctx.state.partner,
       actor: ctx.state.actor,
       client: ctx.state.client,

@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<AdminReply> {
   try {
     await migrateToLatest(db.knex, config.databaseUrl);
     await seedReferenceData(db.knex);
-    const partners = new PartnerService(db.knex);
+    const partners = new PartnerService(db.knex, { sandbox: config.sandbox });
     const keys = await loadSigningKeys({ ...config, production: config.env === 'production' });
     const secrets = new SecretBox(keys.dataEncryptionKeys);
     const clients = new PartnerClientRegistry({ db: db.knex, clock: systemClock, secrets, partners });

@@ -87,3 +87,15 @@ test('the demo airline listens on PORT + 2 at AUTH_URL’s host name in sandbox 
   t.throws(() => loadConfig({ PORT: '9000', DEMO_AIRLINE_PORT: '9000' }), { instanceOf: ConfigError, message: /DEMO_AIRLINE_PORT=9000 must differ from PORT/ });
   t.throws(() => loadConfig({ PORT: '9000', DEMO_AIRLINE_PORT: '9001' }), { instanceOf: ConfigError, message: /VAULT_PORT/ });
 });
+
+test('the demo travel agency listens on PORT + 3 at the other loopback name (another site); 0 or SANDBOX=0 turns it off; a clash is refused', (t) => {
+  t.deepEqual(loadConfig({ PORT: '9000' }).demoTravel, { url: 'http://127.0.0.1:9003', port: 9003 });
+  t.deepEqual(loadConfig({ PORT: '9000', BASE_URL: 'http://127.0.0.1:9000', DEMO_TRAVEL_PORT: '9100' }).demoTravel, { url: 'http://localhost:9100', port: 9100 });
+  t.deepEqual(loadConfig({ PORT: '9000', AUTH_URL: 'https://sandbox.example.com' }).demoTravel, { url: 'https://sandbox.example.com:9003', port: 9003 });
+  t.is(loadConfig({ PORT: '0' }).demoTravel, undefined);
+  t.is(loadConfig({ PORT: '9000', DEMO_TRAVEL_PORT: '0' }).demoTravel, undefined);
+  t.is(loadConfig({ PORT: '9000', SANDBOX: '0', SMTP_URL: 'smtp://relay' }).demoTravel, undefined);
+  t.throws(() => loadConfig({ PORT: '9000', DEMO_TRAVEL_PORT: '9000' }), { instanceOf: ConfigError, message: /DEMO_TRAVEL_PORT=9000 must differ from PORT/ });
+  t.throws(() => loadConfig({ PORT: '9000', DEMO_TRAVEL_PORT: '9001' }), { instanceOf: ConfigError, message: /VAULT_PORT/ });
+  t.throws(() => loadConfig({ PORT: '9000', DEMO_TRAVEL_PORT: '9002' }), { instanceOf: ConfigError, message: /DEMO_AIRLINE_PORT/ });
+});

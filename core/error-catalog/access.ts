@@ -41,6 +41,13 @@ export const ACCESS_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: true,
       },
+      checkout_sign_in_required: {
+        status: 401,
+        title: 'The traveler is not signed in to the checkout',
+        help: 'The hosted checkout’s calls that read or use the traveler’s data (saved passengers and cards, the card vault, booking) need the traveler signed in inside the checkout: its client secret opens the page only. The checkout page handles this itself (it asks the traveler for their e-mail code); a partner never calls these routes.',
+        retryable: false,
+        needsUser: true,
+      },
       unauthenticated: {
         status: 401,
         title: 'Not signed in',
@@ -120,7 +127,14 @@ export const ACCESS_ERRORS: readonly ErrorGroup[] = [
       origin_not_allowed: {
         status: 403,
         title: 'Another host or origin',
-        help: 'Call the tool endpoint at its own URL (`<BASE_URL>/v1/mcp`), not through another host name; a web page may call it only from the service’s own origin.',
+        help: 'A publishable key works only from the pages of the origins it lists, compared exactly with the browser’s `Origin` header (scheme, host and port): the message names the Origin received, or says there was none. Call from one of the key’s pages, or ask the platform team for a publishable key listing your page’s origin (`key create --publishable --origin https://shop.example`). At the tool endpoint: call it at its own URL (`<BASE_URL>/v1/mcp`), not through another host name; a web page may call it only from the service’s own origin.',
+        retryable: false,
+        needsUser: false,
+      },
+      publishable_key_not_allowed: {
+        status: 403,
+        title: 'A publishable key on a route outside the checkout',
+        help: 'A publishable key (`pk_test_…`, `pk_live_…`) is for web pages and reaches only the checkout’s routes: `createProviderOffer`, `getProviderOffer` and `createCheckoutSession`. Call every other route, reading a checkout session included, from your backend with your secret key (`tpk_…`).',
         retryable: false,
         needsUser: false,
       },

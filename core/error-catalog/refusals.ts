@@ -29,6 +29,13 @@ export const REFUSAL_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: false,
       },
+      offer_unavailable: {
+        status: 422,
+        title: 'The checkout cannot sell this offer',
+        help: 'The offer cannot be sold through the checkout: `details` says why (`offer_expired`; `flight_departed`, `departure_too_soon` or `departure_too_far_ahead` for the provider’s booking window). Nothing was opened: show the traveler other flights (the checkout button reports `offer_unavailable`).',
+        retryable: false,
+        needsUser: false,
+      },
       flight_departed: {
         status: 422,
         title: 'The flight has departed',

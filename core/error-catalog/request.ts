@@ -62,6 +62,13 @@ export const REQUEST_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: false,
       },
+      environment_mismatch: {
+        status: 400,
+        title: 'Test and live mixed up',
+        help: 'A checkout session’s `is_prod` (the checkout button’s `isProd`) does not match this service: false on the sandbox, true in production. Send the value that matches, or call the service that matches the page: a test page never sells a real ticket.',
+        retryable: false,
+        needsUser: false,
+      },
     },
   },
 ];

@@ -170,6 +170,13 @@ export const STATE_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: false,
       },
+      checkout_session_not_found: {
+        status: 404,
+        title: 'No such checkout session',
+        help: 'There is no checkout session with this id for your application (another partner’s is answered alike), or the client secret does not open it. Use the `id` that createCheckoutSession returned; a session that expired without a sale is deleted a day later.',
+        retryable: false,
+        needsUser: false,
+      },
     },
   },
   {
@@ -209,6 +216,13 @@ export const STATE_ERRORS: readonly ErrorGroup[] = [
         title: 'The booking is being changed',
         help: 'Another request is changing this booking right now: read it again in a moment, then retry if still needed.',
         retryable: true,
+        needsUser: false,
+      },
+      checkout_session_closed: {
+        status: 409,
+        title: 'The checkout session is over',
+        help: 'The checkout session is already complete (it has its booking) or failed: it takes no other booking. Read it with getCheckoutSession; open a new session for another sale.',
+        retryable: false,
         needsUser: false,
       },
       booking_not_cancellable: {
@@ -312,6 +326,13 @@ export const STATE_ERRORS: readonly ErrorGroup[] = [
         status: 410,
         title: 'The search expired',
         help: 'Search results can be turned into offers for a limited time only: search again.',
+        retryable: false,
+        needsUser: false,
+      },
+      checkout_session_expired: {
+        status: 410,
+        title: 'The checkout session expired',
+        help: 'The checkout session is past its `expires_at` (30 minutes, or its offer’s expiry) without a booking: open a new checkout session for the offer, or for a new offer if that one expired too.',
         retryable: false,
         needsUser: false,
       },

@@ -147,6 +147,11 @@ export class OfferService {
     return present(await this.#row(owner, providerId, offerId));
   }
 
+  /** When the offer was last priced with its provider; null when never. */
+  async pricedAt(owner: Owner, providerId: string, offerId: string): Promise<Date | null> {
+    return (await this.#row(owner, providerId, offerId)).priced_at;
+  }
+
   /**
    * Prices the offer with the provider again and keeps what it answers. A changed price is said
    * (`price_changed`, with the previous total), never hidden.

@@ -38,9 +38,20 @@ export type UpdatePartnerInput = z.input<typeof UpdatePartnerInput>;
 export interface ApiKeySummary {
   key_id: string;
   prefix: string;
+  /** `secret` (the backend's) or `publishable` (for browsers, decisions §12). */
+  kind: 'secret' | 'publishable';
+  /** A publishable key's origins; null for a secret key. */
+  allowed_origins: string[] | null;
   created_at: string;
   revoked_at: string | null;
 }
+
+/**
+ * The operations a publishable key reaches (decisions §12): the checkout's routes, called from a partner's
+ * page. Every other route, `getCheckoutSession` included (the backend confirms a sale there), takes a
+ * secret key only.
+ */
+export const PUBLISHABLE_KEY_OPERATIONS: ReadonlySet<string> = new Set(['createProviderOffer', 'getProviderOffer', 'createCheckoutSession']);
 
 export interface Partner {
   partner_id: string;

@@ -6,7 +6,8 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '../errors.js';
 import { parseOrThrow } from '../validation.js';
-import { generateApiKey, matchesHash, prefixOf } from './api-keys.js';
+import { generateApiKey, generatePublishableKey, matchesHash, modeOf, prefixOf, type KeyMode } from './api-keys.js';
+import { checkAllowedOrigins } from './origins.js';
 import {
   CreatePartnerInput,
   UpdatePartnerInput,
@@ -32,15 +33,32 @@ export interface CreatedKey {
   api_key: string;
 }
 
+export interface CreatedPublishableKey extends CreatedKey {
+  kind: 'publishable';
+  allowed_origins: string[];
+}
+
+export interface PartnerServiceOptions {
+  /**
+   * Sandbox mode (config.sandbox): publishable keys are made `pk_test_` (else `pk_live_`), may list http
+   * origins, and a key of the other mode is refused. Default false.
+   */
+  sandbox?: boolean;
+}
+
 /** Told when a key, plan or partner changes, so that caches of verified keys can drop what they hold. */
 export type PartnerChangeListener = () => void;
 
 export class PartnerService {
   readonly #db: Knex;
+  readonly #sandbox: boolean;
+  readonly #mode: KeyMode;
   readonly #listeners = new Set<PartnerChangeListener>();
 
-  constructor(db: Knex) {
+  constructor(db: Knex, options: PartnerServiceOptions = {}) {
     this.#db = db;
+    this.#sandbox = options.sandbox ?? false;
+    this.#mode = this.#sandbox ? 'test' : 'live';
   }
 
   onChange(listener: PartnerChangeListener): () => void {
@@ -92,6 +110,34 @@ export class PartnerService {
     return { partner_id: partnerId, key_id: row.id, prefix: key.prefix, api_key: key.apiKey };
   }
 
+  /**
+   * A publishable key (decisions §12): for a partner's pages, reaching only the checkout's routes and only
+   * from `allowed_origins`, each an exact origin (origins.ts).
+   */
+  async createPublishableKey(input: { partner_id: string; allowed_origins: readonly string[] }): Promise<CreatedPublishableKey> {
+    const partnerId = input.partner_id;
+    parseOrThrow(z.uuid({ message: 'must be a partner id (a UUID)' }), partnerId, 'partner');
+    const origins = checkAllowedOrigins(input.allowed_origins, { sandbox: this.#sandbox });
+    const partner = await store.findPartner(this.#db, partnerId);
+    if (!partner) throw new NotFoundError(`No partner has the id ${partnerId}: run \`partner list\` to see them.`);
+    const key = generatePublishableKey(this.#mode);
+    const row = await store.insertApiKey(this.#db, {
+      partner_id: partnerId,
+      prefix: key.prefix,
+      secret_hash: key.secretHash,
+      kind: 'publishable',
+      allowed_origins: origins,
+    });
+    // The preflight's cache of allowed origins learns of the new ones at once on this instance.
+    this.#changed();
+    return { partner_id: partnerId, key_id: row.id, prefix: key.prefix, api_key: key.apiKey, kind: 'publishable', allowed_origins: origins };
+  }
+
+  /** Every origin an active publishable key lists: the ones a preflight may be answered for. */
+  async activePublishableOrigins(): Promise<string[]> {
+    return store.activePublishableOrigins(this.#db);
+  }
+
   /** Revokes a key by id or visible prefix; revoking twice is harmless. */
   async revokeKey(keyIdOrPrefix: string) {
     const row = await store.revokeApiKey(this.#db, keyIdOrPrefix);
@@ -123,6 +169,14 @@ export class PartnerService {
         'invalid_api_key',
       );
     }
+    // Only the holder of the whole key gets this far: saying which mode it belongs to tells nobody else anything.
+    const mode = modeOf(prefix as string);
+    if (row.kind === 'publishable' && mode !== this.#mode) {
+      throw new UnauthenticatedError(
+        `This publishable key is a ${mode === 'test' ? 'sandbox (pk_test_)' : 'production (pk_live_)'} key, and this service runs in ${this.#sandbox ? 'sandbox' : 'production'} mode: use a pk_${this.#mode}_ key made for it.`,
+        'invalid_api_key',
+      );
+    }
     return {
       partnerId: row.partner_id,
       keyId: row.key_id,
@@ -133,8 +187,8 @@ export class PartnerService {
         requests_per_day: row.requests_per_day,
       },
       allowedOperations: row.allowed_operations ? new Set(row.allowed_operations) : null,
-      keyKind: 'secret',
-      allowedOrigins: null,
+      keyKind: row.kind,
+      allowedOrigins: row.kind === 'publishable' ? (row.key_origins ?? []) : null,
     };
   }
 

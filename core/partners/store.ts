@@ -15,6 +15,8 @@ export interface ApiKeyRow {
   partner_id: string;
   prefix: string;
   secret_hash: Buffer;
+  kind: 'secret' | 'publishable';
+  allowed_origins: string[] | null;
   created_at: Date;
   revoked_at: Date | null;
 }
@@ -25,6 +27,9 @@ export interface KeyWithPartnerRow {
   partner_id: string;
   secret_hash: Buffer;
   revoked_at: Date | null;
+  kind: 'secret' | 'publishable';
+  /** A publishable key's origins; null for a secret key. */
+  key_origins: string[] | null;
   allowed_operations: string[] | null;
   plan_id: string;
   requests_per_second: number;
@@ -84,23 +89,26 @@ export async function listPartnerRows(db: Knex): Promise<PartnerRow[]> {
   return db('partners').select('id', 'name', 'plan_id', 'allowed_operations', 'created_at').orderBy('created_at');
 }
 
+/** A secret key names no kind (the column's default), so this also works on a schema before publishable keys. */
 export async function insertApiKey(
   db: Knex,
-  key: { partner_id: string; prefix: string; secret_hash: Buffer },
+  key: { partner_id: string; prefix: string; secret_hash: Buffer } | { partner_id: string; prefix: string; secret_hash: Buffer; kind: 'publishable'; allowed_origins: string[] },
 ): Promise<ApiKeyRow> {
   const [row] = await db('api_keys').insert(key).returning('*');
   return row as ApiKeyRow;
 }
 
 export async function listKeySummaries(db: Knex, partnerIds: string[]): Promise<Array<ApiKeySummary & { partner_id: string }>> {
-  const rows: Array<Pick<ApiKeyRow, 'id' | 'partner_id' | 'prefix' | 'created_at' | 'revoked_at'>> = await db('api_keys')
-    .select('id', 'partner_id', 'prefix', 'created_at', 'revoked_at')
+  const rows: Array<Pick<ApiKeyRow, 'id' | 'partner_id' | 'prefix' | 'kind' | 'allowed_origins' | 'created_at' | 'revoked_at'>> = await db('api_keys')
+    .select('id', 'partner_id', 'prefix', 'kind', 'allowed_origins', 'created_at', 'revoked_at')
     .whereIn('partner_id', partnerIds)
     .orderBy('created_at');
   return rows.map((row) => ({
     partner_id: row.partner_id,
     key_id: row.id,
     prefix: row.prefix,
+    kind: row.kind,
+    allowed_origins: row.allowed_origins,
     created_at: row.created_at.toISOString(),
     revoked_at: row.revoked_at?.toISOString() ?? null,
   }));
@@ -125,6 +133,8 @@ export async function findKeyWithPartner(db: Knex, prefix: string): Promise<KeyW
       'k.partner_id',
       'k.secret_hash',
       'k.revoked_at',
+      'k.kind',
+      'k.allowed_origins as key_origins',
       'p.allowed_operations',
       'u.id as plan_id',
       'u.requests_per_second',
@@ -133,4 +143,14 @@ export async function findKeyWithPartner(db: Knex, prefix: string): Promise<KeyW
     )
     .where('k.prefix', prefix)
     .first();
+}
+
+/** Every origin some active publishable key lists (the preflight's question: may this origin ask at all?). */
+export async function activePublishableOrigins(db: Knex): Promise<string[]> {
+  const rows: Array<{ origin: string }> = await db
+    .select(db.raw('DISTINCT unnest(allowed_origins) AS origin'))
+    .from('api_keys')
+    .where({ kind: 'publishable' })
+    .whereNull('revoked_at');
+  return rows.map((row) => row.origin);
 }

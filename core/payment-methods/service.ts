@@ -93,8 +93,9 @@ export class PaymentMethodService {
     return ownerUnder(this.deps.hashKeys[0] as string, userId);
   }
 
-  async openTokenizationSession(userId: string, origin: string): Promise<Omit<TokenizationSession, 'csrfToken'>> {
-    const session = await this.deps.vault.openSession({ owner: this.vaultOwnerOf(userId), origin });
+  /** `frameAncestors`: pages that frame `origin`'s page in turn (the partner page around the hosted checkout). */
+  async openTokenizationSession(userId: string, origin: string, frameAncestors: readonly string[] = []): Promise<Omit<TokenizationSession, 'csrfToken'>> {
+    const session = await this.deps.vault.openSession({ owner: this.vaultOwnerOf(userId), origin, ...(frameAncestors.length > 0 ? { frameAncestors } : {}) });
     return { vaultUrl: this.deps.vault.publicUrl, sessionKey: session.sessionKey, expiresAt: session.expiresAt.toISOString() };
   }
 

@@ -64,8 +64,9 @@ export class BasisTheoryVault implements CardVault {
     });
   }
 
-  async openSession(input: { owner: string; origin: string }): Promise<VaultSession> {
-    const answer = await this.#request('POST', 'sessions', { json: { owner: input.owner, origin: input.origin } });
+  async openSession(input: { owner: string; origin: string; frameAncestors?: readonly string[] }): Promise<VaultSession> {
+    const ancestors = input.frameAncestors?.length ? { frame_ancestors: [...input.frameAncestors] } : {};
+    const answer = await this.#request('POST', 'sessions', { json: { owner: input.owner, origin: input.origin, ...ancestors } });
     // No such endpoint, or a body it refuses: the vault is not the one we think, or we are wrong.
     if (answer === NOT_FOUND) throw this.#misconfigured('the card vault has no sessions endpoint at the configured URL');
     const session = this.#parse(WireSession, answer);

@@ -31,7 +31,7 @@ export function apiRoutes(deps: { store: VaultStore; clock: Clock; allow: Return
     const input = await readBody(ctx, WireCreateSession);
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-    const sessionKey = await store.createSession({ owner: input.owner, origin: input.origin, expiresAt, now });
+    const sessionKey = await store.createSession({ owner: input.owner, origin: input.origin, frameAncestors: input.frame_ancestors ?? [], expiresAt, now });
     ctx.status = 201;
     ctx.body = { session_key: sessionKey, expires_at: expiresAt.toISOString() };
   });

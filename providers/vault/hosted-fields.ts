@@ -1,7 +1,9 @@
 /**
  * The vault's hosted card fields: a small page with the card number, expiry and security code inputs,
  * framed by the page at the session's origin (and by no other), so that card numbers go from the
- * traveler's browser to the vault and never through the service's origin.
+ * traveler's browser to the vault and never through the service's origin. A session may name the pages
+ * that frame that page in turn (the partner page around the hosted checkout): browsers check
+ * `frame-ancestors` against every ancestor, so they are allowed too; messages still go to the origin only.
  *
  *   GET /elements/card?session_key=...   the page (or a short error page for a bad or expired key)
  *   GET /elements/card.js                its script (card-fields.js): no inline script, so CSP allows 'self' only
@@ -36,7 +38,7 @@ export function hostedFieldsRoutes(deps: { store: VaultStore; clock: Clock }): R
       ctx.body = errorPage();
       return;
     }
-    pageHeaders(ctx, session.origin);
+    pageHeaders(ctx, [session.origin, ...session.frameAncestors].join(' '));
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = fieldsPage(session.origin, key);
   });

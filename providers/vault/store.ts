@@ -43,6 +43,8 @@ export interface ClearCard {
 export interface StoredSession {
   owner: string;
   origin: string;
+  /** Origins that may frame `origin`'s page in turn (every ancestor is checked by the browser). */
+  frameAncestors: string[];
   expiresAt: Date;
 }
 
@@ -142,19 +144,26 @@ export class VaultStore {
   }
 
   /** A new session key; only its digest is kept. */
-  async createSession(input: { owner: string; origin: string; expiresAt: Date; now: Date }): Promise<string> {
+  async createSession(input: { owner: string; origin: string; frameAncestors?: readonly string[]; expiresAt: Date; now: Date }): Promise<string> {
     const key = `${SESSION_KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
-    await this.#db(SESSIONS).insert({ key_digest: digest(key), owner: input.owner, origin: input.origin, expires_at: input.expiresAt, created_at: input.now });
+    await this.#db(SESSIONS).insert({
+      key_digest: digest(key),
+      owner: input.owner,
+      origin: input.origin,
+      frame_ancestors: [...(input.frameAncestors ?? [])],
+      expires_at: input.expiresAt,
+      created_at: input.now,
+    });
     return key;
   }
 
   /** The session of `key`, expired or not (the caller decides); undefined when there is none. */
   async findSession(key: string): Promise<StoredSession | undefined> {
     if (!isSessionKey(key)) return undefined;
-    const row: { owner: string; origin: string; expires_at: Date } | undefined = await this.#db(SESSIONS)
+    const row: { owner: string; origin: string; frame_ancestors: string[] | null; expires_at: Date } | undefined = await this.#db(SESSIONS)
       .where({ key_digest: digest(key) })
-      .first('owner', 'origin', 'expires_at');
-    return row && { owner: row.owner, origin: row.origin, expiresAt: row.expires_at };
+      .first('owner', 'origin', 'frame_ancestors', 'expires_at');
+    return row && { owner: row.owner, origin: row.origin, frameAncestors: row.frame_ancestors ?? [], expiresAt: row.expires_at };
   }
 
   async #fingerprint(number: string): Promise<string> {

@@ -78,6 +78,9 @@ export const WireCreateSession = z.strictObject(
   {
     owner: z.string({ error: 'Owner is required.' }).min(1, 'Owner must be between 1 and 200 characters.').max(200, 'Owner must be between 1 and 200 characters.'),
     origin,
+    // Pages framing the origin's page in turn (the hosted checkout's partner page): frame-ancestors is
+    // checked against every ancestor. Messages still go to `origin` only.
+    frame_ancestors: z.array(origin).max(3, 'At most 3 frame ancestors.').optional(),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Unknown property.' : 'The request body must be a JSON object.') },
 );

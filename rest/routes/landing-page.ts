@@ -16,6 +16,8 @@ export interface LandingPageOptions {
   demoCredentialsFile?: string;
   /** The demo airline's page (sandbox mode): the recognition component end to end. */
   demoAirlineUrl?: string;
+  /** The demo travel agency's page (sandbox mode): the checkout button end to end. */
+  demoTravelUrl?: string;
 }
 
 export function landingPage(options: LandingPageOptions): string {
@@ -37,6 +39,12 @@ export function landingPage(options: LandingPageOptions): string {
     <p>The sandbox's demo airline, <a href="${escapeHtml(options.demoAirlineUrl)}">Demo Air</a>, embeds the recognition component:
       sign in with the chip in its corner, and its backend resolves the traveler's recognition token with
       <code>POST /v1/identity/resolve</code>.</p>`
+    : '';
+  const demoTravel = options.sandbox && options.demoTravelUrl
+    ? `<h2>${demoAirline ? 5 : 4}. Sell flights with the checkout button</h2>
+    <p>The sandbox's demo travel agency, <a href="${escapeHtml(options.demoTravelUrl)}">Demo Travel</a>, sells an offer of each provider
+      with the checkout button: the traveler books in our hosted checkout over its page, and its backend confirms each sale with
+      <code>GET /v1/checkout/sessions/{id}</code> before showing the booking reference.</p>`
     : '';
   return `<!doctype html>
 <html lang="en">
@@ -67,6 +75,7 @@ export function landingPage(options: LandingPageOptions): string {
     <pre><code>claude mcp add --transport http travel-partner ${base}/v1/mcp</code></pre>
     ${mail}
     ${demoAirline}
+    ${demoTravel}
 
     <h2>Reference</h2>
     <ul>

@@ -82,7 +82,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       operationId: 'createProviderOffer',
       summary: "Hand us a provider's offer",
       description:
-        "Send the provider's offer exactly as the provider gave it. It is checked against the provider's native format (a 400 names the path of each problem), normalized to the Offer, and kept for your application until it expires. API key only.",
+        "Send the provider's offer exactly as the provider gave it. It is checked against the provider's native format (a 400 names the path of each problem), normalized to the Offer, and kept for your application until it expires. API key only: your secret key, or a publishable key from a page of one of its origins (CORS answers those origins).",
       tags: ['Offers'],
       auth: 'api_key',
       params: ProviderPathParams,
@@ -101,7 +101,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       operationId: 'getProviderOffer',
       summary: 'An offer, normalized',
       description:
-        "The offer as every provider's offers look (amounts as decimal strings with their currency's minor units), with the provider's own under `raw_offer`. After `expires_at` it answers 410 `offer_expired`. API key only.",
+        "The offer as every provider's offers look (amounts as decimal strings with their currency's minor units), with the provider's own under `raw_offer`. After `expires_at` it answers 410 `offer_expired`. API key only: your secret key, or a publishable key from a page of one of its origins (CORS answers those origins).",
       tags: ['Offers'],
       auth: 'api_key',
       params: OfferPathParams,

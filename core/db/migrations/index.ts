@@ -32,6 +32,10 @@ import * as bookings from './20261123000025-bookings.js';
 import * as purchaseConfirmations from './20261124000026-purchase-confirmations.js';
 import * as identity from './20261124000027-identity.js';
 import * as clientKinds from './20261128000028-client-kinds.js';
+import * as publishableKeys from './20261128000029-publishable-keys.js';
+import * as checkoutSessions from './20261128000030-checkout-sessions.js';
+import * as hostedCheckout from './20261128000031-hosted-checkout.js';
+import * as vaultSessionAncestors from './20261128000032-vault-session-ancestors.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -67,4 +71,8 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261124000026-purchase-confirmations', purchaseConfirmations],
   ['20261124000027-identity', identity],
   ['20261128000028-client-kinds', clientKinds],
+  ['20261128000029-publishable-keys', publishableKeys],
+  ['20261128000030-checkout-sessions', checkoutSessions],
+  ['20261128000031-hosted-checkout', hostedCheckout],
+  ['20261128000032-vault-session-ancestors', vaultSessionAncestors],
 ];

@@ -1,0 +1,36 @@
+/**
+ * Sandbox mode only: "Demo Travel", the demo travel agency that sells an offer of each provider with the
+ * checkout button (decisions §12), its backend confirming each sale over real HTTP. Served on
+ * DEMO_TRAVEL_PORT at another site than the service (config.ts). Its partner and keys (a secret key, and
+ * a publishable key listing its origin) are made on its first page, not at start: on a fresh
+ * installation the demo partner of the quick start comes first (main.ts makes it only while there is no
+ * partner at all), and a service whose demo nobody opens makes no keys.
+ */
+import type { PartnerService } from '../core/partners/service.js';
+import { demoTravelApp, type DemoTravelKeys } from '../demo/travel/app.js';
+import { ensureDemoTravelPartner } from '../seeds/demo-travel-partner.js';
+import type { Capability, SharedPieces } from './capability.js';
+
+export function demoTravelModule(shared: SharedPieces, pieces: { partners: PartnerService }): Capability {
+  const { config } = shared;
+  if (!config.sandbox || !config.demoTravel) return {};
+  const origin = config.demoTravel.url;
+  let pending: Promise<DemoTravelKeys> | undefined;
+  const keys = {
+    get(): Promise<DemoTravelKeys> {
+      pending ??= ensureDemoTravelPartner(pieces.partners, config.dataDir, origin).then(
+        (credentials) => ({ secretKey: credentials.secret_key, publishableKey: credentials.publishable_key }),
+        (error: unknown) => {
+          pending = undefined;
+          throw error;
+        },
+      );
+      return pending;
+    },
+    reset(): void {
+      pending = undefined;
+    },
+  };
+  const app = demoTravelApp({ baseUrl: config.baseUrl, authUrl: config.authUrl, sandboxUrl: config.sandboxUrl, keys, logger: shared.logger });
+  return { ownPortApps: [{ name: 'demo travel agency', portVariable: 'DEMO_TRAVEL_PORT', port: config.demoTravel.port, app }] };
+}
