@@ -48,7 +48,7 @@ export function checkoutPage(sessionId: string): string {
 </head>
 <body>
   <header class="bar">
-    <p class="brand">Travel Partner checkout</p>
+    <h1 class="brand">Travel Partner checkout</h1>
     <p class="who" id="who" hidden></p>
     <button type="button" class="close" id="close" aria-label="Close the checkout">Close</button>
   </header>

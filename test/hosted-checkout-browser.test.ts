@@ -9,6 +9,7 @@
  * keyboard alone. Each step fits at 1280 and 375 px.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
@@ -115,6 +116,21 @@ test.serial('a new traveler books provider_b’s offer inside a partner’s page
   t.deepEqual(messages[0], { type: 'SVC_CHECKOUT_READY' });
   const complete = messages.filter((message) => message.type === 'SVC_BOOKING_COMPLETE');
   t.is(complete.length, 1);
+  // Each pay request is framed by SVC_CHECKOUT_BUSY true then false (the declined card's, then the booking's).
+  const busy = messages.filter((message) => message.type === 'SVC_CHECKOUT_BUSY');
+  t.deepEqual(busy, [
+    { type: 'SVC_CHECKOUT_BUSY', busy: true },
+    { type: 'SVC_CHECKOUT_BUSY', busy: false },
+    { type: 'SVC_CHECKOUT_BUSY', busy: true },
+    { type: 'SVC_CHECKOUT_BUSY', busy: false },
+  ]);
+  t.true(
+    messages.findLastIndex((message) => message.type === 'SVC_CHECKOUT_BUSY') < messages.findIndex((message) => message.type === 'SVC_BOOKING_COMPLETE'),
+    'no longer busy once the booking is complete',
+  );
+  // Framed, the checkout's own Close control is hidden: the dialog around it has one.
+  t.is(await checkoutFrame(page).locator('#close').count(), 1);
+  t.false(await checkoutFrame(page).locator('#close').isVisible(), 'no Close control inside the frame');
   const read = await jsonOf(await fetch(`${running.url}/v1/checkout/sessions/${checkout.id}`, { headers: { 'x-api-key': partner.apiKey } }));
   t.like(read, { status: 'complete', airline_pnr: booked.pnr, total_amount: booked.total });
   t.deepEqual(complete[0], { type: 'SVC_BOOKING_COMPLETE', bookingId: read.booking_id, airlineRef: booked.pnr, providerId: 'provider_b' });
@@ -133,6 +149,51 @@ test.serial('a new traveler books provider_b’s offer inside a partner’s page
   t.is((await checkoutFrame(page).locator('#pnr').textContent())?.trim(), booked.pnr);
   t.is((await bookingsOfSession(running, checkout.id)).length, 2, 'nothing booked again');
   await page.close();
+});
+
+/** axe-core's script: injected into the checkout's frame in a context that bypasses the page's CSP (it runs our script only). */
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: number;
+}
+
+/** axe-core's violations in the checkout's frame as it stands (the vault's nested frame, not ours, left out). */
+async function axeViolations(frame: Frame): Promise<AxeViolation[]> {
+  if (!(await frame.evaluate('typeof window.axe !== "undefined"'))) await frame.addScriptTag({ path: AXE_SCRIPT });
+  return frame.evaluate(
+    'axe.run(document, { iframes: false }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
+  ) as Promise<AxeViolation[]>;
+}
+
+test.serial('axe-core finds no serious or critical accessibility problem at any step of provider_b’s checkout', async (t) => {
+  if (!browser) return t.fail(CHROMIUM_MISSING);
+  // A context of its own: the page's CSP (rightly) refuses axe's script; the other tests keep the CSP.
+  const scanning = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  try {
+    const checkout = await partnerSession();
+    const page = await scanning.newPage();
+    page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
+    await page.goto(partnerSite.pageFor(checkout.url));
+    const steps: string[] = [];
+    await bookInFrame(t, running, page, checkout, {
+      email: uniqueEmail('checkout-axe'),
+      cards: [DECLINED, VISA],
+      looks: async (step) => {
+        steps.push(step);
+        const violations = await axeViolations(checkoutFrameOf(page, checkout));
+        const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+        const other = violations.filter((violation) => !grave.includes(violation));
+        if (other.length) t.log(`${step}: ${JSON.stringify(other)}`);
+        t.deepEqual(grave, [], `${step}: no serious or critical violation`);
+      },
+    });
+    t.deepEqual(steps, ['offer', 'sign-in', 'code', 'passengers', 'seats', 'bags', 'card', 'review', 'done']);
+  } finally {
+    await scanning.close();
+  }
 });
 
 test.serial('a returning traveler is offered their saved passengers and cards first, and books with them', async (t) => {
@@ -341,6 +402,11 @@ test.serial('a flight sold out at the airline ends the checkout in place, and th
   await frame.getByRole('heading', { name: 'This flight is no longer available' }).waitFor();
   await page.waitForFunction('window.checkoutMessages.some((message) => message.type === "SVC_BOOKING_FAILED")');
   t.like((await messagesOf(page)).find((message) => message.type === 'SVC_BOOKING_FAILED'), { reason: 'offer_unavailable' });
+  t.deepEqual(
+    (await messagesOf(page)).filter((message) => message.type === 'SVC_CHECKOUT_BUSY').map((message) => message.busy),
+    [true, false],
+    'busy while the failed pay request ran, then not',
+  );
   t.is((await checkoutApi(running, checkout, 'session')).body.session.status, 'failed');
   await page.close();
 });

@@ -9,8 +9,9 @@
  * focus, labelled fields with their errors tied to them, and works by keyboard alone.
  *
  * Messages go to the embedding page at the session's origin only (the API says which; never a referrer
- * or a message): SVC_CHECKOUT_READY, SVC_CHECKOUT_CLOSE_REQUESTED, SVC_BOOKING_COMPLETE and
- * SVC_BOOKING_FAILED. No message from the embedding page is needed or read; the vault frame's messages are
+ * or a message): SVC_CHECKOUT_READY, SVC_CHECKOUT_BUSY {busy} (true while the pay request runs, false once
+ * it ends, whatever its outcome), SVC_CHECKOUT_CLOSE_REQUESTED, SVC_BOOKING_COMPLETE and
+ * SVC_BOOKING_FAILED. Framed, the page hides its own Close control (the dialog around it has one). No message from the embedding page is needed or read; the vault frame's messages are
  * taken from its exact origin and window only, and never carry card data.
  */
 
@@ -227,7 +228,11 @@ function requestClose() {
   tell({ type: 'SVC_CHECKOUT_CLOSE_REQUESTED' });
 }
 
-document.getElementById('close').addEventListener('click', requestClose);
+// Framed, the dialog around the checkout has its own close control: ours would be a second one.
+// Escape inside the frame still asks the embedding page to close it.
+const closeControl = document.getElementById('close');
+if (window.parent !== window) closeControl.hidden = true;
+closeControl.addEventListener('click', requestClose);
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape') requestClose();
 });
@@ -938,11 +943,18 @@ async function pay(button) {
   const done = busy(button, 'Booking…');
   document.getElementById('pay-status').textContent = 'Booking your flight and charging your card. This can take a minute: please keep this window open.';
   const body = { ...state.choices, expected_total: { amount: state.review.total_amount, currency: state.review.currency } };
-  let answer = await api('pay', { method: 'POST', body, traveler: true });
-  // Still being completed (a pay of another tab, say): the same request reads its outcome, never books twice.
-  for (let tries = 0; answer.status === 409 && answer.body.code === 'booking_in_progress' && tries < 20; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+  // While the booking is being placed, the embedding page asks before closing the frame.
+  tell({ type: 'SVC_CHECKOUT_BUSY', busy: true });
+  let answer;
+  try {
     answer = await api('pay', { method: 'POST', body, traveler: true });
+    // Still being completed (a pay of another tab, say): the same request reads its outcome, never books twice.
+    for (let tries = 0; answer.status === 409 && answer.body.code === 'booking_in_progress' && tries < 20; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      answer = await api('pay', { method: 'POST', body, traveler: true });
+    }
+  } finally {
+    tell({ type: 'SVC_CHECKOUT_BUSY', busy: false });
   }
   const { status, body: result } = answer;
   if (status === 200 && result.status === 'confirmed') return showDone(result);

@@ -116,9 +116,12 @@ export async function bookInFrame(
   await looks('offer');
   await frame.getByRole('button', { name: 'Continue' }).click();
 
+  await frame.getByLabel('E-mail address', { exact: true }).waitFor();
+  await looks('sign-in');
   await frame.getByLabel('E-mail address', { exact: true }).fill(options.email);
   await frame.getByRole('button', { name: 'Send code' }).click();
   await frame.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  await looks('code');
   await frame.getByLabel('Code', { exact: true }).fill(await latestCode(running.url, options.email));
   await frame.getByRole('button', { name: 'Sign in' }).click();
 
