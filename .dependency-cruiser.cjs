@@ -63,7 +63,7 @@ module.exports = {
       comment: 'demo/ (the sandbox demo airline and travel agency) reaches the service over HTTP only, as a real partner would: core types at most.',
       severity: 'error',
       from: { path: '^demo/' },
-      to: { path: '^(rest|mcp|authz|providers|admin|seeds|modules)/|^(app|main|config)\\.ts$' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|modules|checkout)/|^(app|main|config)\\.ts$' },
     },
     {
       name: 'nothing-but-the-root-sees-the-demo',
