@@ -24,6 +24,7 @@ const LONG_FIRST = [
   'recognition-browser',
   'hosted-checkout-providers-browser',
   'hosted-checkout-browser',
+  'checkout-button-e2e-browser',
 ];
 
 const rank = (file) => {

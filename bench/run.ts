@@ -15,7 +15,10 @@
  *   read, a new RS256-signed access token (no goal; reported for capacity planning).
  *
  * Then, once those servers are stopped, the booking benchmark (booking-bench.ts): createProviderBooking
- * at 10 concurrent travelers against the sandboxes' own latency for the same calls.
+ * at 10 concurrent travelers against the sandboxes' own latency for the same calls; and the checkout
+ * benchmark (checkout-bench.ts): the hosted checkout's weight, and the time from the checkout button's
+ * click to its first step in Chromium against opening the checkout as a page of its own
+ * (`npm run bench:checkout` runs it alone).
  *
  * Each server runs in its own process so that its CPU time per request can be read; autocannon drives
  * them with keep-alive connections in interleaved rounds. Each round measures every target back to back,
@@ -38,6 +41,7 @@ import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
 import { providerDOffers } from '../providers/flights/provider-d/normalizer.js';
 import { providerEOffers } from '../providers/flights/provider-e/normalizer.js';
 import { runBookingBench } from './booking-bench.js';
+import { runCheckoutBench } from './checkout-bench.js';
 import { cpuOf, median, startServer } from './servers.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -256,3 +260,4 @@ try {
 }
 
 await runBookingBench();
+await runCheckoutBench();

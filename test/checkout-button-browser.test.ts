@@ -13,20 +13,18 @@
  *
  * The hosted checkout page (`{AUTH_URL}/checkout/{id}`) is played by a stand-in for the tests of the
  * button's own rules: Playwright answers the frame's request with a blank page of the checkout's origin,
- * and the test posts the checkout's messages from inside that frame, as the page would. The last test
- * books through the real hosted checkout (checkout/), and runs once that is there.
+ * and the test posts the checkout's messages from inside that frame, as the page would; the last test
+ * opens the real one. Booking through it, on every provider: checkout-button-e2e-browser.test.ts.
  */
 import fs from 'node:fs';
 import test from 'ava';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { Browser, Frame } from 'playwright-core';
 import { book, booker, prepareBooking } from './helpers/bookings.js';
-import { latestCode } from './helpers/browser.js';
 import { CHROMIUM_MISSING, clientCallback, launchChromium } from './helpers/chromium.js';
 import { fitsEveryWidth } from './helpers/layout.js';
-import { uniqueEmail } from './helpers/oauth.js';
+import { buttonOf, dialogOf, exits, focusOf, openCheckout, openShop as openDemoShop, waitForExits, type DemoPage, type DemoWindow, type El, type Exit } from './helpers/demo-travel.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
-const HOSTED_CHECKOUT = fs.existsSync(new URL('../checkout/routes.ts', import.meta.url));
 const BOOKING_PATH = /^\/checkout\/bookings\/([0-9a-f-]{36})$/;
 
 let running: RunningService;
@@ -49,109 +47,6 @@ test.after.always(async () => {
   await running?.close();
 });
 
-// ---- What the functions run in the page see (this project compiles without the DOM types) --------------
-
-interface El {
-  shadowRoot: Root | null;
-  textContent: string | null;
-  hidden: boolean;
-  open: boolean;
-  src: string;
-  contentWindow: unknown;
-  className: string;
-  dataset: Record<string, string>;
-  querySelector(selector: string): El | null;
-  matches(selector: string): boolean;
-  getAttribute(name: string): string | null;
-  getBoundingClientRect(): { x: number; y: number; width: number; height: number };
-  append(...nodes: unknown[]): void;
-  click(): void;
-  addEventListener(type: string, listener: (event: { detail: unknown }) => void): void;
-  [prop: string]: unknown;
-}
-interface Root {
-  activeElement: El | null;
-  querySelector(selector: string): El | null;
-}
-interface Exit {
-  reason: string;
-  sessionId?: string;
-  bookingId?: string;
-  airlineRef?: string | null;
-  providerId?: string;
-}
-interface DemoWindow {
-  document: { activeElement: El | null; querySelector(selector: string): El | null; createElement(tag: string): El; body: El };
-  demoTravel: { exits: Exit[]; errors: Array<{ code: string; message: string }>; confirmations: Array<{ status: number; session: Record<string, unknown> }> };
-  history: { length: number };
-  location: { pathname: string; search: string };
-  innerWidth: number;
-  innerHeight: number;
-  customElements: { get(name: string): unknown };
-  open(url: string): unknown;
-}
-
-interface Sent {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-interface DemoPage {
-  context: BrowserContext;
-  page: Page;
-  /** Requests the page sent to the service's API (not to the checkout frame). */
-  sent: Sent[];
-  /** Checkout sessions the API opened for the page. */
-  sessions: Array<{ id: string; url: string; client_secret: string }>;
-  /** Offers the button created (createProviderOffer's answers). */
-  offers: Array<{ offer_id: string }>;
-  consoleErrors: string[];
-}
-
-/** The shop in a new browser context; `standIn`: the hosted checkout is played by a blank page of its origin. */
-async function openShop(standIn: boolean): Promise<DemoPage> {
-  const context = await (browser as Browser).newContext({ viewport: { width: 1280, height: 900 } });
-  if (standIn) {
-    await context.route(
-      (url) => url.origin === authOrigin && url.pathname.startsWith('/checkout/'),
-      (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><html lang="en"><title>Checkout stand-in</title><p>The hosted checkout stands here.</p></html>' }),
-    );
-  }
-  const page = await context.newPage();
-  const shop: DemoPage = { context, page, sent: [], sessions: [], offers: [], consoleErrors: [] };
-  page.on('console', (message) => message.type() === 'error' && shop.consoleErrors.push(`${message.text()} ${message.location().url}`));
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.origin !== apiOrigin || !url.pathname.startsWith('/v1/') || request.method() === 'OPTIONS') return;
-    void request.allHeaders().then((headers) => shop.sent.push({ method: request.method(), url: url.pathname, headers, body: request.postDataJSON() as unknown }));
-  });
-  page.on('response', (response) => {
-    if (response.request().method() !== 'POST' || response.status() !== 201) return;
-    const path = new URL(response.url()).pathname;
-    if (path === '/v1/checkout/sessions') void response.json().then((body: DemoPage['sessions'][number]) => shop.sessions.push(body));
-    else if (path.endsWith('/offers')) void response.json().then((body: DemoPage['offers'][number]) => shop.offers.push(body));
-  });
-  await page.goto(demoUrl);
-  await page.waitForFunction(() => (globalThis as unknown as DemoWindow).document.body.dataset.ready === 'true');
-  return shop;
-}
-
-const buttonOf = (page: Page, provider: string) => page.locator(`#offer-${provider} checkout-button > button`);
-const dialogOf = (page: Page, provider: string) => page.locator(`#offer-${provider} checkout-button dialog`);
-const exits = (page: Page) => page.evaluate(() => (globalThis as unknown as DemoWindow).demoTravel.exits);
-
-/** The checkout frame of `sessionId`, once loaded. */
-async function checkoutFrame(page: Page, sessionId: string): Promise<Frame> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const frame = page.frames().find((candidate) => candidate.url().startsWith(`${authOrigin}/checkout/${sessionId}`));
-    if (frame) return frame;
-    await page.waitForTimeout(50);
-  }
-  throw new Error(`no checkout frame for session ${sessionId}`);
-}
-
 /** Posts `message` to the demo page from inside `frame`, as the hosted checkout does (to the page's exact origin). */
 async function post(frame: Frame, message: unknown, target = demoOrigin): Promise<void> {
   await frame.evaluate(
@@ -160,39 +55,9 @@ async function post(frame: Frame, message: unknown, target = demoOrigin): Promis
   );
 }
 
-async function waitForSessions(shop: DemoPage, count: number): Promise<void> {
-  for (let attempt = 0; attempt < 200 && shop.sessions.length < count; attempt++) await shop.page.waitForTimeout(25);
-  if (shop.sessions.length < count) throw new Error(`expected ${count} checkout sessions, saw ${shop.sessions.length}`);
-}
+/** The shop in a new browser context; `standIn`: the hosted checkout is played by a blank page of its origin. */
+const openShop = (standIn: boolean): Promise<DemoPage> => openDemoShop(browser as Browser, running, { standIn });
 
-/** Opens the checkout of `provider` and waits for its dialog and frame. */
-async function openCheckout(shop: DemoPage, provider: string): Promise<{ sessionId: string; frame: Frame }> {
-  const before = shop.sessions.length;
-  await buttonOf(shop.page, provider).click();
-  await waitForSessions(shop, before + 1);
-  await dialogOf(shop.page, provider).waitFor({ state: 'visible' });
-  const sessionId = (shop.sessions[before] as { id: string }).id;
-  return { sessionId, frame: await checkoutFrame(shop.page, sessionId) };
-}
-
-async function waitForExits(page: Page, count: number): Promise<Exit[]> {
-  await page.waitForFunction((expected) => (globalThis as unknown as DemoWindow).demoTravel.exits.length >= expected, count, { timeout: 10_000 });
-  return exits(page);
-}
-
-/** Where focus is: the light-DOM button of `provider`'s element, or what inside its shadow root. */
-async function focusOf(page: Page, provider: string): Promise<string> {
-  return page.evaluate((id) => {
-    const doc = (globalThis as unknown as DemoWindow).document;
-    const host = doc.querySelector(`#offer-${id} checkout-button`) as El;
-    const active = doc.activeElement;
-    if (active === host.querySelector('button')) return 'button';
-    if (active !== host) return `elsewhere: ${String(active?.['tagName'])}`;
-    const inner = host.shadowRoot?.activeElement;
-    if (!inner) return 'host';
-    return inner['tagName'] === 'IFRAME' ? 'dialog: the checkout frame' : `dialog: ${inner.textContent ?? ''}`;
-  }, provider);
-}
 
 test('the element upgrades; a raw offer is created, then the session, with the publishable key, the IATA code and the page’s Origin; the dialog is modal, labelled, focused; Escape and Close end it with search_again and focus back on the button; a re-open is a new session', async (t) => {
   if (!browser) return t.fail(CHROMIUM_MISSING);
@@ -563,71 +428,7 @@ test('the demo travel agency is served on its own site with a strict CSP, its ke
   t.regex(await script.text(), /customElements\.define\('checkout-button'/);
 });
 
-(HOSTED_CHECKOUT ? test : test.skip)('end to end on provider_b: the traveler books in the hosted checkout; onExit booking_confirmed, the booking path, and the backend shows the PNR it confirmed', async (t) => {
-  if (!browser) return t.fail(CHROMIUM_MISSING);
-  t.timeout(180_000);
-  const shop = await openShop(false);
-  const { page } = shop;
-  const { sessionId } = await openCheckout(shop, 'provider_b');
-  const checkout = page.frameLocator('#offer-provider_b checkout-button iframe');
-  const heading = () => checkout.locator('#step-heading').textContent();
-  await checkout.getByRole('heading', { name: 'Your flight' }).waitFor();
-  await checkout.getByRole('button', { name: 'Continue' }).click();
-  const email = uniqueEmail('checkout');
-  await checkout.getByLabel('E-mail address').fill(email);
-  await checkout.getByRole('button', { name: 'Send code' }).click();
-  await checkout.getByRole('heading', { name: 'Enter your code' }).waitFor();
-  await checkout.getByLabel('Code', { exact: true }).fill(await latestCode(running.url, email));
-  await checkout.getByRole('button', { name: 'Sign in' }).click();
-  await checkout.getByRole('heading', { name: 'Passengers' }).waitFor();
-  await checkout.getByLabel('First name').fill('Amelia');
-  await checkout.getByLabel('Last name').fill('Hart');
-  await checkout.getByLabel('Date of birth').fill('1990-04-12');
-  await checkout.getByLabel('Gender').selectOption('female');
-  if (await checkout.getByLabel('Passport number').isVisible()) {
-    await checkout.getByLabel('Passport number').fill('X1234567');
-    await checkout.getByLabel('Passport issued by').fill('GB');
-    await checkout.getByLabel('Passport expiry date').fill('2034-01-31');
-  }
-  await checkout.getByLabel('Phone number for the airline').fill('+447700900123');
-  await checkout.getByRole('button', { name: 'Continue' }).click();
-  // Seats and bags, where the provider sells them: none chosen.
-  for (let step = 0; step < 3; step++) {
-    await checkout.locator('#step-heading').waitFor();
-    const title = await heading();
-    if (title !== 'Seats' && title !== 'Bags') break;
-    await checkout.getByRole('button', { name: 'Continue' }).click();
-    await checkout.getByRole('heading', { name: title, exact: true }).waitFor({ state: 'detached' });
-  }
-  await checkout.getByRole('heading', { name: 'Payment' }).waitFor();
-  const card = checkout.frameLocator('iframe.vault');
-  await card.locator('#number').fill('4242 4242 4242 4242');
-  await card.locator('#expiry').fill('12/34');
-  await card.locator('#cvc').fill('123');
-  await checkout.getByRole('button', { name: 'Continue' }).click();
-  await checkout.getByRole('heading', { name: 'Review and pay' }).waitFor({ timeout: 30_000 });
-  await checkout.getByRole('button', { name: /^Pay / }).click();
-
-  const [exit] = await waitForExits(page, 1);
-  t.like(exit, { reason: 'booking_confirmed', sessionId, providerId: 'provider_b' });
-  await dialogOf(page, 'provider_b').waitFor({ state: 'detached' });
-  t.is(await focusOf(page, 'provider_b'), 'button');
-  const bookingId = BOOKING_PATH.exec(new URL(page.url()).pathname)?.[1];
-  t.is(bookingId, exit?.bookingId);
-  await page.waitForFunction(() => (globalThis as unknown as DemoWindow).demoTravel.confirmations.length === 1);
-  const session = await running.service.db.knex('checkout_sessions').where({ id: sessionId }).first();
-  t.like(session, { status: 'complete', booking_id: bookingId });
-  t.is(await page.locator('#result-text').textContent(), `Booking confirmed by our backend. Airline booking reference: ${session.airline_pnr}.`);
-  t.is(exit?.airlineRef, session.airline_pnr);
-  const booking = await running.service.db.knex('bookings').where({ id: bookingId }).first();
-  t.is(booking.metadata?.iata_code, 'DT');
-  await page.reload();
-  t.is(await page.locator('#pnr').textContent(), session.airline_pnr, 'the booking path, loaded again, shows what the backend confirmed');
-  t.deepEqual(shop.consoleErrors, []);
-  await shop.context.close();
-});
-
-(HOSTED_CHECKOUT ? test : test.skip)('with the hosted checkout: once it is ready focus is in it, and Escape pressed there closes the dialog with search_again, focus back on the button', async (t) => {
+test('with the hosted checkout: once it is ready focus is in it, and Escape pressed there closes the dialog with search_again, focus back on the button', async (t) => {
   if (!browser) return t.fail(CHROMIUM_MISSING);
   const shop = await openShop(false);
   const { page } = shop;

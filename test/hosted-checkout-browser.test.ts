@@ -8,19 +8,17 @@
  * service's origin, its log or its database. A page of another origin cannot frame the checkout. Once by
  * keyboard alone. Each step fits at 1280 and 375 px.
  */
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import test from 'ava';
 import type { Browser, BrowserContext, Frame, Page, Request } from 'playwright-core';
-import { chromium } from 'playwright-core';
 import { createLogger } from '../core/logger.js';
 import { toMinorUnits } from '../core/money/money.js';
 import { intentRecord } from './helpers/bookings.js';
 import { latestCode } from './helpers/browser.js';
 import { bookingsOfSession, checkoutApi, checkoutPartner, openCheckout, type CheckoutPartner, type OpenedCheckout } from './helpers/checkout.js';
-import { AMEX, bookInFrame, checkoutFits, checkoutFrame, checkoutFrameOf, DECLINED, messagesOf, partnerPages, VISA, vaultFrame, type PartnerPages } from './helpers/checkout-browser.js';
-import { CHROMIUM, CHROMIUM_MISSING } from './helpers/chromium.js';
+import { AMEX, bookInFrame, tabTo, checkoutFits, checkoutFrame, checkoutFrameOf, DECLINED, messagesOf, partnerPages, VISA, vaultFrame, type PartnerPages } from './helpers/checkout-browser.js';
+import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { jsonOf } from './helpers/http.js';
 import { uniqueEmail } from './helpers/oauth.js';
 import { freePort, startService, type RunningService } from './helpers/service.js';
@@ -61,12 +59,8 @@ test.before(async () => {
   partner = await checkoutPartner(running);
   partnerSite = await partnerPages(await freePort(), new URL(running.config.authUrl).origin);
   strangerSite = await partnerPages(await freePort(), new URL(running.config.authUrl).origin);
-  if (!fs.existsSync(CHROMIUM)) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // Third-party cookies off (Chromium's test profile blocks them already; the flag says so plainly).
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--test-third-party-cookie-phaseout'],
-  });
+  browser = await launchChromium({ thirdPartyCookiesBlocked: true });
+  if (!browser) return;
   context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
   context.on('request', (request) => void record(request));
   context.on('weberror', (error) => pageErrors.push(String(error.error())));
@@ -293,19 +287,6 @@ test.serial('a page of another origin than the session’s cannot frame the chec
   t.true(toService.some((line) => line.includes(`/checkout/${checkout.id}"`)), 'though the browser did ask for the page');
   await page.close();
 });
-
-/** Presses Tab until `selector` has the focus in `frame` (the checkout's, or the vault's inside it). */
-async function tabTo(page: Page, frameOf: () => Frame, selector: string, most = 60): Promise<void> {
-  for (let press = 0; press < most; press++) {
-    // A string: this project's TypeScript has no DOM library.
-    const there = await frameOf()
-      .evaluate(`document.hasFocus() && Boolean(document.activeElement?.matches(${JSON.stringify(selector)}))`)
-      .catch(() => false);
-    if (there) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
 
 test.serial('by keyboard alone: sign in, a passenger, a new card in the vault’s fields (an Amex), review and pay', async (t) => {
   if (!browser) return t.fail(CHROMIUM_MISSING);

@@ -41,6 +41,7 @@ export interface DemoTravelOptions {
 export const DEMO_TRAVEL_IATA_CODE = 'DT';
 export const DEMO_TRAVEL_BOOKING_PATH = '/checkout/bookings/{bookingId}?session={sessionId}';
 
+const HANDOVERS: ReadonlyArray<Product['handover']> = ['raw', 'id'];
 const PAGE_SCRIPT = readFileSync(new URL('./page.js', import.meta.url), 'utf8');
 const API_TIMEOUT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -99,10 +100,12 @@ export function demoTravelApp(options: DemoTravelOptions): Koa {
     }
   };
 
+  // `?handover=raw` or `?handover=id` hands every offer over the one way, to try both with each provider.
   router.get('/', async (ctx) => {
     const keys = await options.keys.get();
-    const items = await Promise.all(PRODUCTS.map(shelfItem));
-    page(ctx, pageCsp, shopPage({ componentUrl: `${options.baseUrl}/components/checkout-button.js`, publishableKey: keys.publishableKey, iataCode: DEMO_TRAVEL_IATA_CODE, bookingPath: DEMO_TRAVEL_BOOKING_PATH, items }));
+    const handover = HANDOVERS.find((way) => way === ctx.query.handover);
+    const items = await Promise.all(PRODUCTS.map((product) => shelfItem(handover ? { ...product, handover } : product)));
+    page(ctx, pageCsp, shopPage({ componentUrl: `${options.baseUrl}/components/checkout-button.js`, publishableKey: keys.publishableKey, iataCode: DEMO_TRAVEL_IATA_CODE, bookingPath: DEMO_TRAVEL_BOOKING_PATH, handover, items }));
   });
 
   // The page's script asks here once a button says booking_confirmed: the backend's word, not the browser's.

@@ -23,6 +23,8 @@ export interface ShopPageOptions {
   publishableKey: string;
   iataCode: string;
   bookingPath: string;
+  /** Every offer handed over this one way (`?handover=`); mixed when undefined. */
+  handover?: Product['handover'];
   items: ShelfItem[];
 }
 
@@ -36,6 +38,7 @@ export function shopPage(options: ShopPageOptions): string {
     <p class="hint">Each offer comes straight from a provider. Its button opens Travel Partner's checkout over this page: sign in
       with the code e-mailed to you (in the sandbox, read it at the mail sandbox), add passengers and a test card (4242 4242 4242
       4242), and book. Our backend then confirms the sale with Travel Partner before we show the booking reference.</p>
+    <p class="hint" id="handovers">${handoverLinks(options.handover)}</p>
     <section id="result" hidden aria-labelledby="result-title">
       <h2 id="result-title">Your booking</h2>
       <p id="result-text" role="status"></p>
@@ -69,6 +72,17 @@ function shelfItem(item: ShelfItem, options: ShopPageOptions): string {
         <p class="hint">${how}</p>
         ${button}
       </li>`;
+}
+
+/** Links to the shop with every offer handed over one way, and both ways mixed; the current one is not a link. */
+function handoverLinks(current: Product['handover'] | undefined): string {
+  const ways: Array<[Product['handover'] | undefined, string, string]> = [
+    [undefined, '/', 'some raw, some by id'],
+    ['raw', '/?handover=raw', 'all raw'],
+    ['id', '/?handover=id', 'all by id'],
+  ];
+  const links = ways.map(([way, href, text]) => (way === current ? `<strong aria-current="page">${text}</strong>` : `<a href="${href}">${text}</a>`));
+  return `Offers handed to the buttons: ${links.join(' · ')}.`;
 }
 
 export interface BookingPageOptions {

@@ -187,3 +187,16 @@ export async function bookInFrame(
   await looks('done');
   return { total, pnr: ((await frame.locator('#pnr').textContent()) ?? '').trim() };
 }
+
+/** Presses Tab until `selector` has the focus in `frame` (the checkout's, or the vault's inside it). */
+export async function tabTo(page: Page, frameOf: () => Frame, selector: string, most = 60): Promise<void> {
+  for (let press = 0; press < most; press++) {
+    // A string: this project's TypeScript has no DOM library.
+    const there = await frameOf()
+      .evaluate(`document.hasFocus() && Boolean(document.activeElement?.matches(${JSON.stringify(selector)}))`)
+      .catch(() => false);
+    if (there) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}

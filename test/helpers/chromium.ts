@@ -10,13 +10,25 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_MISSING = `Chromium is not installed at ${CHROMIUM} (.ci/run installs Debian's chromium; CHROMIUM_PATH overrides)`;
 
-/** Chromium, or undefined when it is not installed (the tests then fail, saying so). */
-export async function launchChromium(): Promise<Browser | undefined> {
+/**
+ * Chromium, or undefined when it is not installed (the tests then fail, saying so). `thirdPartyCookiesBlocked`:
+ * Chromium's test profile blocks them already; the flag says so plainly, for the tests that rely on it.
+ */
+export async function launchChromium(options: { thirdPartyCookiesBlocked?: boolean } = {}): Promise<Browser | undefined> {
   if (!fs.existsSync(CHROMIUM)) return undefined;
   return chromium.launch({
     executablePath: CHROMIUM,
     // Closed network: no background traffic; running as root in CI needs --no-sandbox.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...(options.thirdPartyCookiesBlocked ? ['--test-third-party-cookie-phaseout'] : []),
+    ],
   });
 }
 
