@@ -258,6 +258,35 @@ test.serial('a price that moved at the airline is shown old and new, and books o
   await page.close();
 });
 
+test.serial('a double click on Pay, then a reload of the partner’s page while it books: one booking, and the reloaded checkout shows it', async (t) => {
+  if (!browser) return t.fail(CHROMIUM_MISSING);
+  const checkout = await partnerSession();
+  const page = await newPage();
+  await page.goto(partnerSite.pageFor(checkout.url));
+  await bookInFrame(t, running, page, checkout, {
+    email: uniqueEmail('checkout-reload'),
+    stopAtPay: true,
+    pay: async (button) => {
+      await button.dblclick();
+      await page.reload();
+    },
+  });
+  // The reloaded checkout reads its session: booked (at once, or once the booking in flight completes).
+  const frame = checkoutFrame(page);
+  for (let attempt = 0; attempt < 20 && !(await frame.getByRole('heading', { name: 'Your flight is booked' }).isVisible()); attempt++) {
+    await page.waitForTimeout(500);
+    if (attempt % 4 === 3) await page.reload();
+  }
+  await frame.getByRole('heading', { name: 'Your flight is booked' }).waitFor();
+  const bookings = await bookingsOfSession(running, checkout.id);
+  t.is(bookings.length, 1, 'one booking whatever the clicks and reloads');
+  const read = await jsonOf(await fetch(`${running.url}/v1/checkout/sessions/${checkout.id}`, { headers: { 'x-api-key': partner.apiKey } }));
+  t.like(read, { status: 'complete', booking_id: bookings[0].id });
+  t.is((await frame.locator('#pnr').textContent())?.trim(), read.airline_pnr);
+  t.is((await intentRecord(running, bookings[0].payment_intent_id)).status, 'succeeded', 'one charge, captured');
+  await page.close();
+});
+
 test.serial('the checkout keeps no cookie and needs none: third-party cookies are blocked in its frame, and the service sets none', async (t) => {
   if (!browser) return t.fail(CHROMIUM_MISSING);
   const checkout = await partnerSession();

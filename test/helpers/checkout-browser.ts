@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { ExecutionContext } from 'ava';
-import type { Frame, FrameLocator, Page } from 'playwright-core';
+import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { latestCode } from './browser.js';
 import { checkoutApi, type OpenedCheckout } from './checkout.js';
 import { fitsEveryWidth, WIDTHS } from './layout.js';
@@ -107,7 +107,7 @@ export async function bookInFrame(
   running: RunningService,
   page: Page,
   checkout: OpenedCheckout,
-  options: { email: string; cards?: Card[]; looks?: (step: string) => Promise<void>; /** Stop once Pay is pressed (an outcome other than a booking is expected). */ stopAtPay?: boolean; /** Tick "save this traveler" for each new passenger. */ savePassengers?: boolean },
+  options: { email: string; cards?: Card[]; looks?: (step: string) => Promise<void>; /** Stop once Pay is pressed (an outcome other than a booking is expected). */ stopAtPay?: boolean; /** How Pay is pressed (a click by default). */ pay?: (button: Locator) => Promise<void>; /** Tick "save this traveler" for each new passenger. */ savePassengers?: boolean },
 ): Promise<Booked> {
   const frame = checkoutFrame(page);
   const looks = options.looks ?? (async () => undefined);
@@ -180,7 +180,8 @@ export async function bookInFrame(
     await frame.getByRole('heading', { name: 'Review and pay' }).waitFor();
     total = ((await frame.locator('#total').textContent()) ?? '').split(' ')[0] as string;
     if (index === 0) await looks('review');
-    await frame.getByRole('button', { name: /^Pay / }).click();
+    const payButton = frame.getByRole('button', { name: /^Pay / });
+    await (options.pay ? options.pay(payButton) : payButton.click());
   }
   if (options.stopAtPay) return { total, pnr: '' };
   await frame.getByRole('heading', { name: 'Your flight is booked' }).waitFor({ timeout: 60_000 });
