@@ -100,7 +100,11 @@ export function hostedCheckoutRoutes(deps: HostedCheckoutDoorDeps): Middleware {
   });
 
   router.use(api.routes(), api.allowedMethods());
-  return router.routes() as Middleware;
+  // Every request of the service passes here: only the checkout's own paths pay for the router's match.
+  const routes = router.routes() as Middleware;
+  return function hostedCheckout(ctx: Context, next: Next) {
+    return ctx.path.startsWith(`${CHECKOUT_PREFIX}/`) ? routes(ctx, next) : next();
+  };
 }
 
 /** The session the client secret opens; the same 404 for an unknown id, a wrong secret and another session's. */

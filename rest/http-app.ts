@@ -47,7 +47,7 @@ export function buildHttpApp(options: HttpAppOptions): Koa {
   if (options.toolEndpoint) app.use(options.toolEndpoint);
   if (options.authorizationServer) app.use(options.authorizationServer);
   for (const pages of options.hostedPages ?? []) app.use(pages);
-  app.use(router.routes());
+  app.use(router.middleware());
   for (const sandbox of options.sandboxes ?? []) app.use(sandbox);
   app.use(noRouteMatched(router));
   return app;

@@ -3,7 +3,6 @@
  * then its input parsed with its zod schemas and its handler. Also the answers for paths no route
  * serves: 404, or 405 with `Allow` when the path exists under other methods.
  */
-import Router from '@koa/router';
 import compose from 'koa-compose';
 import type { Context, Middleware, Next } from 'koa';
 import { InvalidClientError } from '../core/errors.js';
@@ -16,6 +15,7 @@ import { componentCors } from './component-cors.js';
 import { imageUpload } from './upload.js';
 import { requireClientCredentials, type ClientCredentialsCheck } from './client-auth.js';
 import { requireApiKey, type PartnerAuthDeps } from './partner-auth.js';
+import { RouteDispatch } from './route-dispatch.js';
 import { publishablePreflight, varyOnOrigin, type PublishableOriginCheck } from './publishable-cors.js';
 import { requirePageSession, requireSession, type BrowserSession, type SessionCheck } from './session-auth.js';
 import { HttpProblem } from './problems.js';
@@ -42,14 +42,14 @@ export interface AuthDeps extends PartnerAuthDeps {
   publishableOrigins?: PublishableOriginCheck;
 }
 
-export function buildRouter(routes: Route[], auth: AuthDeps): Router {
-  const router = new Router();
+export function buildRouter(routes: Route[], auth: AuthDeps): RouteDispatch {
+  const router = new RouteDispatch();
   const cors = componentCors(auth.componentOrigins ?? []);
   const preflighted = new Set<string>();
   // The checkout's routes answer CORS for pages holding a publishable key, each path for its own methods.
   const publishable = new Map<string, string[]>();
   for (const route of routes.filter(takesPublishableKey)) publishable.set(route.path, [...(publishable.get(route.path) ?? []), route.method]);
-  for (const [path, methods] of publishable) router.register(toKoaPath(path), ['OPTIONS'], [publishablePreflight(methods, auth.publishableOrigins)]);
+  for (const [path, methods] of publishable) router.add('OPTIONS', path, [publishablePreflight(methods, auth.publishableOrigins)]);
   for (const route of routes) {
     const chain: Middleware[] = [];
     if (takesPublishableKey(route)) chain.push(varyOnOrigin);
@@ -57,7 +57,7 @@ export function buildRouter(routes: Route[], auth: AuthDeps): Router {
       chain.push(cors.headers);
       if (!preflighted.has(route.path)) {
         preflighted.add(route.path);
-        router.register(toKoaPath(route.path), ['OPTIONS'], [cors.preflight]);
+        router.add('OPTIONS', route.path, [cors.preflight]);
       }
     }
     chain.push(credentialsOf(route, auth));
@@ -65,7 +65,7 @@ export function buildRouter(routes: Route[], auth: AuthDeps): Router {
     if (route.body) chain.push(jsonBody());
     if (route.upload) chain.push(imageUpload(route.upload));
     chain.push(runHandler(route, auth));
-    router.register(toKoaPath(route.path), [route.method], chain);
+    router.add(route.method, route.path, chain);
   }
   return router;
 }
@@ -81,11 +81,10 @@ function takesPublishableKey(route: Route): boolean {
 }
 
 /** The last middleware: nothing served the request. */
-export function noRouteMatched(router: Router) {
+export function noRouteMatched(router: RouteDispatch) {
   return async function answerUnmatched(ctx: Context): Promise<void> {
-    const match = router.match(ctx.path, ctx.method);
     // OPTIONS is answered for every path (the preflights of the session and checkout routes register it on theirs).
-    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))].filter((method) => method !== 'OPTIONS');
+    const allowed = router.methodsOf(ctx.path).filter((method) => method !== 'OPTIONS');
     if (allowed.length === 0) {
       throw new HttpProblem(
         404,
@@ -173,9 +172,4 @@ function runHandler(route: Route, auth: AuthDeps): Middleware {
     if (result.headers) ctx.set(result.headers);
     if (result.body !== undefined) ctx.body = result.body;
   };
-}
-
-/** `/a/{b}` (OpenAPI) → `/a/:b` (Koa). */
-export function toKoaPath(path: string): string {
-  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }

@@ -1,0 +1,81 @@
+/**
+ * `node --import tsx bench/profile-target.ts <target> [seconds]`: the benchmark's service profiled
+ * (bench/profile-hook.mjs) while autocannon drives one target after a warm-up, its start left out; the
+ * profile written to PROFILE_DIR (default /tmp/profiles), then the functions with the most self time and
+ * the most total time: what a request spends, for the lean request path (issue 25).
+ * Targets: bare (bare Koa, the baseline), capabilities, users-me, offer, create-offer, tool-2025, refresh.
+ */
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const target = process.argv[2] ?? 'capabilities';
+const seconds = Number(process.argv[3] ?? 8);
+const dir = process.env.PROFILE_DIR ?? '/tmp/profiles';
+fs.mkdirSync(dir, { recursive: true });
+
+const child = fork(new URL(target === 'bare' ? './bare-server.ts' : './app-server.ts', import.meta.url), [], {
+  execArgv: ['--import', 'tsx', '--import', new URL('./profile-hook.mjs', import.meta.url).href],
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
+const reply = <T>(key: string) => new Promise<T>((resolve) => child.on('message', (m) => key in (m as object) && resolve((m as Record<string, T>)[key] as T)));
+const ready = await reply<Record<string, string>>('ready');
+const base = `http://127.0.0.1:${ready.port}`;
+const key = { 'x-api-key': ready.apiKey as string };
+const json = { 'content-type': 'application/json' };
+const toolBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_offer_details', arguments: { provider_id: 'provider_b', offer_id: ready.offerId } } });
+const requests: Record<string, autocannon.Options> = {
+  bare: { url: `${base}/v1/flights/providers/provider_a/capabilities` },
+  capabilities: { url: `${base}/v1/flights/providers/provider_a/capabilities`, headers: key },
+  'users-me': { url: `${base}/v1/users/me`, headers: { ...key, authorization: `Bearer ${ready.token}` } },
+  offer: { url: `${base}/v1/flights/providers/provider_b/offers/${ready.offerId}`, headers: key },
+  'create-offer': { url: `${base}/v1/flights/providers/provider_b/offers`, method: 'POST', headers: { ...key, ...json }, body: JSON.stringify(ready.providerBOffer) },
+  'tool-2025': { url: `${base}/v1/mcp`, method: 'POST', headers: { authorization: `Bearer ${ready.toolToken}`, ...json, accept: 'application/json, text/event-stream' }, body: toolBody },
+  refresh: { url: `${base}/v1/oauth/token`, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: ready.clientAuthorization as string }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: ready.refreshToken as string }).toString() },
+};
+const options = requests[target];
+if (!options) throw new Error(`unknown target ${target}: ${Object.keys(requests).join(', ')}`);
+await autocannon({ ...options, connections: 10, duration: 2 });
+const profiling = reply<unknown>('profile');
+child.send('profile-start');
+await reply('profiling');
+const result = await autocannon({ ...options, connections: 10, duration: seconds });
+child.send('profile-stop');
+const profile = (await profiling) as { nodes: Node[] };
+console.log(`${target}: ${result.requests.average} req/s, non-2xx ${result.non2xx}, ${result.requests.total} requests`);
+child.disconnect();
+const file = path.join(dir, `${target}-${Date.now()}.cpuprofile`);
+fs.writeFileSync(file, JSON.stringify(profile));
+
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
+const nameOf = (node: Node) => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/\/work\/main\//, '')}:${node.callFrame.lineNumber + 1}`;
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const self = new Map<string, number>();
+const inclusive = new Map<string, number>();
+let busy = 0;
+/** Total samples under `node`, counting each function once per stack. */
+function walk(node: Node, onStack: Set<string>): number {
+  const name = nameOf(node);
+  let hits = node.hitCount ?? 0;
+  if (!name.startsWith('(idle)')) busy += hits;
+  self.set(name, (self.get(name) ?? 0) + hits);
+  const fresh = !onStack.has(name);
+  if (fresh) onStack.add(name);
+  for (const child of node.children ?? []) hits += walk(byId.get(child) as Node, onStack);
+  if (fresh) {
+    onStack.delete(name);
+    inclusive.set(name, (inclusive.get(name) ?? 0) + hits);
+  }
+  return hits;
+}
+walk(profile.nodes[0] as Node, new Set());
+const show = (title: string, table: Map<string, number>) => {
+  console.log(`${title} (of ${busy} busy samples, ${((busy * 100) / result.requests.total).toFixed(1)} µs a request at 100 µs a sample)`);
+  for (const [where, hits] of [...table].filter(([where]) => !where.startsWith('(idle)') && !where.startsWith('(root)')).sort((a, b) => b[1] - a[1]).slice(0, 35)) {
+    console.log(`${((hits / busy) * 100).toFixed(1).padStart(5)}%  ${where}`);
+  }
+};
+show('self time', self);
+show('total time', inclusive);
+console.log(`profile: ${file}`);
