@@ -1,6 +1,7 @@
 // Preloaded into a benchmark server by bench/profile-target.ts: profiles the CPU between its
 // 'profile-start' and 'profile-stop' messages only (not the start), and sends the profile back.
 import { Session } from 'node:inspector/promises';
+import process from 'node:process';
 
 const session = new Session();
 session.connect();
