@@ -20,6 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM } from '../test/helpers/chromium.js';
 import { startService, type RunningService } from '../test/helpers/service.js';
+import { record, say } from './figures.js';
 import { percentile } from './load.js';
 import { median } from './servers.js';
 import { freshDatabase } from './fresh-database.js';
@@ -34,7 +35,7 @@ interface Asset {
 
 export async function runCheckoutBench(): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) {
-    console.log(`\nCheckout benchmark skipped: no Chromium at ${CHROMIUM} (CHROMIUM_PATH overrides).`);
+    say(`\nCheckout benchmark skipped: no Chromium at ${CHROMIUM} (CHROMIUM_PATH overrides).`);
     return;
   }
   const started = performance.now();
@@ -47,29 +48,33 @@ export async function runCheckoutBench(): Promise<void> {
     await fetch(demoUrl);
     const keys = JSON.parse(fs.readFileSync(`${running.config.dataDir}/demo-travel-credentials.json`, 'utf8')) as { secret_key: string; origin: string };
 
-    console.log('');
-    console.log(`Checkout (${database ? 'PostgreSQL of DATABASE_URL' : 'the embedded database'}), Chromium ${browser.version()}.`);
+    say('');
+    say(`Checkout (${database ? 'PostgreSQL of DATABASE_URL' : 'the embedded database'}), Chromium ${browser.version()}.`);
     const weights = await pageWeight(running, keys);
-    console.log('| asset | bytes sent | gzipped |');
-    console.log('|---|---|---|');
-    for (const asset of weights) console.log(`| ${asset.name} | ${asset.bytes} | ${asset.gzipped} |`);
+    say('| asset | bytes sent | gzipped |');
+    say('|---|---|---|');
+    for (const asset of weights) say(`| ${asset.name} | ${asset.bytes} | ${asset.gzipped} |`);
     const page = weights.filter((asset) => asset.name.startsWith('checkout page'));
-    console.log(`| checkout page in all (HTML + script + style) | ${sum(page, 'bytes')} | ${sum(page, 'gzipped')} |`);
+    say(`| checkout page in all (HTML + script + style) | ${sum(page, 'bytes')} | ${sum(page, 'gzipped')} |`);
+    record('checkout page weight, gzipped (HTML + script + style)', sum(page, 'gzipped'), 'bytes');
 
-    console.log('');
-    console.log(`Click to the checkout's first step shown, ${clicks} clicks per row, each in a new browser context (cold), then again on the same page (warm):`);
-    console.log('| path | cold p50 ms | cold p90 ms | warm p50 ms |');
-    console.log('|---|---|---|---|');
+    say('');
+    say(`Click to the checkout's first step shown, ${clicks} clicks per row, each in a new browser context (cold), then again on the same page (warm):`);
+    say('| path | cold p50 ms | cold p90 ms | warm p50 ms |');
+    say('|---|---|---|---|');
     const baseline = await timesOf(() => directOpen(browser, running, keys));
-    console.log(row('baseline: the checkout opened as a page of its own (session made before)', baseline));
+    say(row('baseline: the checkout opened as a page of its own (session made before)', baseline));
+    record('checkout opened as a page of its own, cold p50', median(baseline.cold), 'ms');
     for (const [provider, handover] of [
       ['provider_b', 'id'],
       ['provider_a', 'raw'],
     ] as const) {
       const times = await timesOf((warm) => clickToFirstStep(browser, `${demoUrl}?handover=${handover}`, provider, warm));
-      console.log(row(`button, ${handover === 'id' ? 'flightOfferID' : 'flightOffer'} (${provider})`, times));
+      const name = `button, ${handover === 'id' ? 'flightOfferID' : 'flightOffer'} (${provider})`;
+      say(row(name, times));
+      record(`checkout click to first step, ${name}, cold p50`, median(times.cold), 'ms');
     }
-    console.log(`(checkout benchmark: ${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
+    say(`(checkout benchmark: ${((performance.now() - started) / 1000).toFixed(1)} s in all)`);
   } finally {
     await browser.close();
     await running.close();
