@@ -3,25 +3,31 @@
  * (bench/profile-hook.mjs) while autocannon drives one target after a warm-up, its start left out; the
  * profile written to PROFILE_DIR (default /tmp/profiles), then the functions with the most self time and
  * the most total time: what a request spends, for the lean request path (issue 25).
- * Targets: bare (bare Koa, the baseline), capabilities, users-me, offer, create-offer, tool-2025, refresh.
+ * Targets: bare (bare Koa, the baseline), capabilities, users-me, offer, create-offer, tool-2025, tool-2026,
+ * refresh, and booking (createProviderBooking on provider_b, ten travelers at once; `seconds` is then the
+ * number of bookings per traveler).
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import { createOffer, serviceBooking, type BenchTraveler, type BookingTarget } from './booking-calls.js';
+import { underLoad } from './load.js';
 
 const target = process.argv[2] ?? 'capabilities';
 const seconds = Number(process.argv[3] ?? 8);
 const dir = process.env.PROFILE_DIR ?? '/tmp/profiles';
 fs.mkdirSync(dir, { recursive: true });
 
-const child = fork(new URL(target === 'bare' ? './bare-server.ts' : './app-server.ts', import.meta.url), [], {
+const server = { bare: './bare-server.ts', booking: './booking-server.ts' }[target] ?? './app-server.ts';
+const child = fork(new URL(server, import.meta.url), [], {
   execArgv: ['--import', 'tsx', '--import', new URL('./profile-hook.mjs', import.meta.url).href],
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const reply = <T>(key: string) => new Promise<T>((resolve) => child.on('message', (m) => key in (m as object) && resolve((m as Record<string, T>)[key] as T)));
 const ready = await reply<Record<string, string>>('ready');
-const base = `http://127.0.0.1:${ready.port}`;
+const base = `http://127.0.0.1:${String(ready.port)}`;
 const key = { 'x-api-key': ready.apiKey as string };
 const json = { 'content-type': 'application/json' };
 const toolBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_offer_details', arguments: { provider_id: 'provider_b', offer_id: ready.offerId } } });
@@ -31,19 +37,42 @@ const requests: Record<string, autocannon.Options> = {
   'users-me': { url: `${base}/v1/users/me`, headers: { ...key, authorization: `Bearer ${ready.token}` } },
   offer: { url: `${base}/v1/flights/providers/provider_b/offers/${ready.offerId}`, headers: key },
   'create-offer': { url: `${base}/v1/flights/providers/provider_b/offers`, method: 'POST', headers: { ...key, ...json }, body: JSON.stringify(ready.providerBOffer) },
+  'tool-2026': { url: `${base}/v1/mcp`, method: 'POST', headers: { authorization: `Bearer ${ready.toolToken}`, ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_offer_details' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_offer_details', arguments: { provider_id: 'provider_b', offer_id: ready.offerId }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' } } } }) },
   'tool-2025': { url: `${base}/v1/mcp`, method: 'POST', headers: { authorization: `Bearer ${ready.toolToken}`, ...json, accept: 'application/json, text/event-stream' }, body: toolBody },
   refresh: { url: `${base}/v1/oauth/token`, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: ready.clientAuthorization as string }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: ready.refreshToken as string }).toString() },
 };
-const options = requests[target];
-if (!options) throw new Error(`unknown target ${target}: ${Object.keys(requests).join(', ')}`);
-await autocannon({ ...options, connections: 10, duration: 2 });
+/** The load to profile, made ready (warmed up): it runs and says how many requests it sent. */
+async function loadFor(): Promise<() => Promise<number>> {
+  if (target === 'booking') {
+    const { target: booking, travelers } = ready as unknown as { target: BookingTarget; travelers: BenchTraveler[] };
+    const book = async (count: number) => {
+      const offers = await Promise.all(Array.from({ length: travelers.length * count }, () => createOffer(booking)));
+      return () => underLoad(travelers.length, count, (worker, index) => serviceBooking(booking, travelers[worker] as BenchTraveler, offers[worker * count + index] as string, randomUUID()));
+    };
+    await (await book(2))();
+    const run = await book(seconds);
+    return async () => {
+      const result = await run();
+      console.log(`booking: ${result.millis.length} bookings in ${result.wallMs.toFixed(0)} ms, ${result.failures.length} failed ${result.failures[0] ?? ''}`);
+      return result.millis.length;
+    };
+  }
+  const options = requests[target];
+  if (!options) throw new Error(`unknown target ${target}: ${Object.keys(requests).join(', ')}, booking`);
+  await autocannon({ ...options, connections: 10, duration: 2 });
+  return async () => {
+    const result = await autocannon({ ...options, connections: 10, duration: seconds });
+    console.log(`${target}: ${result.requests.average} req/s, non-2xx ${result.non2xx}, ${result.requests.total} requests`);
+    return result.requests.total;
+  };
+}
+const load = await loadFor();
 const profiling = reply<unknown>('profile');
 child.send('profile-start');
 await reply('profiling');
-const result = await autocannon({ ...options, connections: 10, duration: seconds });
+const requestCount = await load();
 child.send('profile-stop');
 const profile = (await profiling) as { nodes: Node[] };
-console.log(`${target}: ${result.requests.average} req/s, non-2xx ${result.non2xx}, ${result.requests.total} requests`);
 child.disconnect();
 const file = path.join(dir, `${target}-${Date.now()}.cpuprofile`);
 fs.writeFileSync(file, JSON.stringify(profile));
@@ -71,7 +100,7 @@ function walk(node: Node, onStack: Set<string>): number {
 }
 walk(profile.nodes[0] as Node, new Set());
 const show = (title: string, table: Map<string, number>) => {
-  console.log(`${title} (of ${busy} busy samples, ${((busy * 100) / result.requests.total).toFixed(1)} µs a request at 100 µs a sample)`);
+  console.log(`${title} (of ${busy} busy samples, ${((busy * 100) / requestCount).toFixed(1)} µs a request at 100 µs a sample)`);
   for (const [where, hits] of [...table].filter(([where]) => !where.startsWith('(idle)') && !where.startsWith('(root)')).sort((a, b) => b[1] - a[1]).slice(0, 35)) {
     console.log(`${((hits / busy) * 100).toFixed(1).padStart(5)}%  ${where}`);
   }
