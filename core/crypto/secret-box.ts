@@ -5,14 +5,15 @@
  * `context` binds a value to where it belongs (a table and row, say): a sealed value copied elsewhere
  * does not open.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 export class SecretBox {
-  readonly #keys: Map<string, Buffer>;
+  /** Key objects made once: handing a Buffer to every cipher made Node.js build one each time. */
+  readonly #keys: Map<string, KeyObject>;
   readonly #current: string;
 
   /** `keys`: base64 keys of 32 bytes, each optionally `id:key`, newest first. */
@@ -24,7 +25,7 @@ export class SecretBox {
 
   seal(plaintext: string, context: string): string {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.#keys.get(this.#current) as Buffer, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.#keys.get(this.#current) as KeyObject, iv);
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return [VERSION, this.#current, iv.toString('base64url'), body.toString('base64url')].join('.');
@@ -49,11 +50,11 @@ export class SecretBox {
 }
 
 /** `id:base64` or `base64` (the id is then derived from the key, so it is stable across restarts). */
-function parseKey(entry: string): [string, Buffer] {
+function parseKey(entry: string): [string, KeyObject] {
   const match = /^([A-Za-z0-9_-]+):(.+)$/.exec(entry);
   const encoded = match ? (match[2] as string) : entry;
   const key = Buffer.from(encoded, 'base64');
   if (key.length !== 32) throw new Error('Every data encryption key must be 32 bytes (base64).');
   const id = match ? (match[1] as string) : createHash('sha256').update(key).digest('base64url').slice(0, 8);
-  return [id, key];
+  return [id, createSecretKey(key)];
 }
