@@ -23,22 +23,9 @@ export function quotePurchase(input: {
 }): PurchaseQuote {
   const { plan, offer } = input;
   const currency = plan.currency;
-  const byId = new Map((offer.offer.available_services ?? []).map((service) => [service.id, service]));
-  const services = plan.services.map((chosen) => {
-    const service = byId.get(chosen.id);
-    return { id: chosen.id, quantity: chosen.quantity, title: service?.name ?? service?.type ?? chosen.id, total_amount: service?.total_amount ?? '0' };
-  });
-  const servicesMinor = services.reduce((sum, service) => sum + toMinorUnits(service.total_amount, currency) * BigInt(service.quantity), 0n);
+  const services = chosenServices(offer, plan);
   const seats = plan.seats.map((seat) => ({ segment_id: seat.segmentId, provider_passenger_id: seat.providerPassengerId, seat_number: seat.seatNumber, price: seat.price }));
-  const seatsMinor = seats.reduce((sum, seat) => sum + (seat.price === null ? 0n : toMinorUnits(seat.price, currency)), 0n);
-  const breakdown: TotalBreakdown = {
-    base_amount: offer.offer.base_amount ?? null,
-    tax_amount: offer.offer.tax_amount ?? null,
-    services_amount: fromMinorUnits(servicesMinor, currency),
-    seats_amount: fromMinorUnits(seatsMinor, currency),
-    total_amount: plan.amount,
-    currency,
-  };
+  const breakdown = totalBreakdown(offer, plan);
   const passengers = plan.passengers.map((passenger) => ({
     provider_passenger_id: passenger.providerPassengerId,
     type: passenger.type,
@@ -80,6 +67,30 @@ export function quotePurchase(input: {
     card: card.id,
   });
   return { ...quote, fingerprint };
+}
+
+/** The total in parts: the offer's base and tax, the chosen services and seats. */
+export function totalBreakdown(offer: BookableOffer, plan: BookingPlan): TotalBreakdown {
+  const currency = plan.currency;
+  const servicesMinor = chosenServices(offer, plan).reduce((sum, service) => sum + toMinorUnits(service.total_amount, currency) * BigInt(service.quantity), 0n);
+  const seatsMinor = plan.seats.reduce((sum, seat) => sum + (seat.price === null ? 0n : toMinorUnits(seat.price, currency)), 0n);
+  return {
+    base_amount: offer.offer.base_amount ?? null,
+    tax_amount: offer.offer.tax_amount ?? null,
+    services_amount: fromMinorUnits(servicesMinor, currency),
+    seats_amount: fromMinorUnits(seatsMinor, currency),
+    total_amount: plan.amount,
+    currency,
+  };
+}
+
+/** The offer's services chosen, with their titles as the offer names them. */
+function chosenServices(offer: BookableOffer, plan: BookingPlan): PurchaseQuote['services'] {
+  const byId = new Map((offer.offer.available_services ?? []).map((service) => [service.id, service]));
+  return plan.services.map((chosen) => {
+    const service = byId.get(chosen.id);
+    return { id: chosen.id, quantity: chosen.quantity, title: service?.name ?? service?.type ?? chosen.id, total_amount: service?.total_amount ?? '0' };
+  });
 }
 
 /** 409 `total_changed` when the caller expected another total than the quote's. */

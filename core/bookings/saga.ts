@@ -35,6 +35,18 @@ export interface SagaDeps {
   faults?: FaultInjection;
 }
 
+/**
+ * What the request that stored the booking still holds, in plain text: the order's passengers and seats
+ * as the plan made them, and the card's vault token. The drive that follows the insert uses them instead
+ * of reading the rows it just wrote and opening what it just sealed; a drive from the stored booking
+ * alone (recovery, a repeat, a retry) reads and opens them.
+ */
+export interface HeldParts {
+  passengers: OrderPassenger[];
+  seats: OrderRequest['seats'];
+  vaultToken: string;
+}
+
 /** Longer than any one step can take (the slowest provider's booking timeout, and the processor's). */
 export const LEASE_MS = 3 * 60_000;
 
@@ -52,13 +64,13 @@ export class BookingSaga {
 
   /**
    * Drives the booking (whose lease `owner` holds) as far as it goes: confirmed, failed, or a hold at
-   * rest. The lease is let go at the end.
+   * rest. The lease is let go at the end: by the step that brings it to rest, in the same write.
    */
-  async drive(start: BookingRow, owner: string): Promise<BookingRow> {
+  async drive(start: BookingRow, owner: string, held?: HeldParts): Promise<BookingRow> {
     let row = start;
     for (;;) {
-      const next = await this.#step(row, owner);
-      if (!next) return this.#release(row, owner);
+      const next = await this.#step(row, owner, held);
+      if (!next) return row.lease_owner === owner ? this.#release(row, owner) : row;
       row = next;
       this.deps.faults?.(stepName(row));
     }
@@ -93,18 +105,19 @@ export class BookingSaga {
   }
 
   async #finish(row: BookingRow, owner: string, changes: Record<string, unknown>): Promise<BookingRow> {
-    const next = await store.advance(this.deps.db, row.id, owner, [row.status], changes, this.deps.clock.now(), (changes.cancellation_reason as string | null) ?? undefined);
+    const note = (changes.cancellation_reason as string | null) ?? undefined;
+    const next = await store.advance(this.deps.db, row, { leaseOwner: owner, from: [row.status], changes, now: this.deps.clock.now(), note });
     if (!next) throw new LeaseLost(row.id);
     return next;
   }
 
   /** The next step of `row`, or undefined when it is at rest. */
-  async #step(row: BookingRow, owner: string): Promise<BookingRow | undefined> {
+  async #step(row: BookingRow, owner: string, held: HeldParts | undefined): Promise<BookingRow | undefined> {
     switch (row.status) {
       case 'pending':
-        return this.#authorize(row, owner);
+        return this.#authorize(row, owner, held);
       case 'payment_authorized':
-        return this.#placeOrder(row, owner);
+        return this.#placeOrder(row, owner, held);
       case 'booking_created':
         if (row.order_type === 'hold') return row.confirm_requested ? this.#capture(row, owner) : undefined;
         return row.provider_status === 'held' ? this.#payProvider(row, owner) : this.#capture(row, owner);
@@ -115,12 +128,12 @@ export class BookingSaga {
     }
   }
 
-  async #authorize(row: BookingRow, owner: string): Promise<BookingRow> {
+  async #authorize(row: BookingRow, owner: string, held: HeldParts | undefined): Promise<BookingRow> {
     try {
       const intent = await this.deps.processor.authorize({
         amountMinor: Number(row.amount_minor),
         currency: row.currency,
-        vaultToken: this.deps.secrets.open(row.vault_token as string, vaultTokenContext(row.id)),
+        vaultToken: held?.vaultToken ?? this.#vaultToken(row),
         idempotencyKey: key(row, 'authorize'),
         description: `Flight booking ${row.id}`,
       });
@@ -133,12 +146,12 @@ export class BookingSaga {
     }
   }
 
-  async #placeOrder(row: BookingRow, owner: string): Promise<BookingRow> {
+  async #placeOrder(row: BookingRow, owner: string, held: HeldParts | undefined): Promise<BookingRow> {
     // A retry after a price change pays the order the first attempt left held.
     if (row.provider_order_id && row.provider_status === 'held') return this.#advance(row, owner, { status: 'booking_created' }, 'order held since the first attempt');
     try {
-      const order = await this.deps.adapter(row.provider_id).createOrder(await this.#orderRequest(row));
-      return this.#advance(row, owner, { status: 'booking_created', ...(await this.#orderColumns(row, order)) });
+      const order = await this.deps.adapter(row.provider_id).createOrder(this.#orderRequest(row, held ?? (await this.#storedParts(row))));
+      return this.#advance(row, owner, { status: 'booking_created', ...orderColumns(row, order) }, undefined, order.tickets);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       await this.#voidAuthorization(row);
@@ -156,7 +169,7 @@ export class BookingSaga {
         amount: fromMinorUnits(BigInt(row.amount_minor), row.currency),
         currency: row.currency,
       });
-      return this.#advance(row, owner, await this.#orderColumns(row, order), 'provider paid');
+      return this.#advance(row, owner, orderColumns(row, order), 'provider paid', order.tickets);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       // A changed price keeps the held order for the retry; any other failure cancels it.
@@ -183,8 +196,13 @@ export class BookingSaga {
     return this.#advance(row, owner, { status: 'confirmed' });
   }
 
-  async #advance(row: BookingRow, owner: string, changes: Record<string, unknown>, note?: string): Promise<BookingRow> {
-    const next = await store.advance(this.deps.db, row.id, owner, [row.status], { ...changes, lease_expires_at: this.leaseUntil() }, this.deps.clock.now(), note);
+  /**
+   * Records a step. The step that brings the booking to rest lets go of the lease in the same write;
+   * any other renews it.
+   */
+  async #advance(row: BookingRow, owner: string, changes: Record<string, unknown>, note?: string, tickets?: ProviderOrder['tickets']): Promise<BookingRow> {
+    const lease = atRest({ ...row, ...changes } as BookingRow) ? { lease_owner: null, lease_expires_at: null } : { lease_expires_at: this.leaseUntil() };
+    const next = await store.advance(this.deps.db, row, { leaseOwner: owner, from: [row.status], changes: { ...changes, ...lease }, now: this.deps.clock.now(), note, ...(tickets ? { tickets } : {}) });
     if (!next) throw new LeaseLost(row.id);
     return next;
   }
@@ -195,28 +213,45 @@ export class BookingSaga {
    */
   async #fail(row: BookingRow, owner: string, error: DomainError, extra: Record<string, unknown> = {}): Promise<BookingRow> {
     const failure = storedFailure(error);
-    const next = await store.advance(this.deps.db, row.id, owner, [row.status], { status: 'failed', failure: JSON.stringify(failure), ...extra }, this.deps.clock.now(), failure.code);
+    // Failed is at rest: the lease goes with the write.
+    const changes = { status: 'failed', failure: JSON.stringify(failure), ...extra, lease_owner: null, lease_expires_at: null };
+    const next = await store.advance(this.deps.db, row, { leaseOwner: owner, from: [row.status], changes, now: this.deps.clock.now(), note: failure.code });
     if (!next) throw new LeaseLost(row.id);
     return next;
   }
 
   async #release(row: BookingRow, owner: string): Promise<BookingRow> {
-    const [released] = await this.deps.db('bookings').where({ id: row.id, lease_owner: owner }).update({ lease_owner: null, lease_expires_at: null }).returning('*');
-    return (released as BookingRow | undefined) ?? row;
+    return store.release(this.deps.db, row, owner);
   }
 
-  /** The order request, rebuilt from what the booking stored: the same on every repeat. */
-  async #orderRequest(row: BookingRow): Promise<OrderRequest> {
-    const passengers = await store.passengersOf(this.deps.db, row.id);
-    const seats = await store.seatsOf(this.deps.db, row.id);
+  #vaultToken(row: BookingRow): string {
+    return this.deps.secrets.open(row.vault_token as string, vaultTokenContext(row.id));
+  }
+
+  /** The order's passengers and seats as the booking stored them, documents opened. */
+  async #storedParts(row: BookingRow): Promise<Omit<HeldParts, 'vaultToken'>> {
+    const [passengers, seats] = await Promise.all([store.passengersOf(this.deps.db, row.id), store.seatsOf(this.deps.db, row.id)]);
     const byId = new Map(passengers.map((passenger) => [passenger.id, passenger]));
+    return {
+      passengers: passengers.map((passenger) => this.#orderPassenger(passenger)),
+      seats: seats.map((seat) => ({
+        segmentId: seat.segment_id,
+        providerPassengerId: byId.get(seat.booking_passenger_id)?.provider_passenger_id as string,
+        seatNumber: seat.seat_number,
+        price: seat.price === null ? null : fromMinorUnits(toMinorUnits(seat.price, row.currency), row.currency),
+      })),
+    };
+  }
+
+  /** The order request: the same on every repeat, whether its parts were held or read back. */
+  #orderRequest(row: BookingRow, parts: Omit<HeldParts, 'vaultToken'>): OrderRequest {
     const offer = row.offer as unknown as Offer;
     return {
       reference: row.id,
       raw: rawOf(row),
       offer,
       type: row.order_type,
-      passengers: passengers.map((passenger) => this.#orderPassenger(passenger)),
+      passengers: parts.passengers,
       contact: {
         email: row.contact.email,
         phoneNumber: row.contact.phone_number,
@@ -224,12 +259,7 @@ export class BookingSaga {
         lastName: row.contact.last_name,
         title: row.contact.title ?? null,
       },
-      seats: seats.map((seat) => ({
-        segmentId: seat.segment_id,
-        providerPassengerId: byId.get(seat.booking_passenger_id)?.provider_passenger_id as string,
-        seatNumber: seat.seat_number,
-        price: seat.price === null ? null : fromMinorUnits(toMinorUnits(seat.price, row.currency), row.currency),
-      })),
+      seats: parts.seats,
       services: row.services,
       amount: fromMinorUnits(BigInt(row.amount_minor), row.currency),
       currency: row.currency,
@@ -256,21 +286,6 @@ export class BookingSaga {
     };
   }
 
-  /** What a provider's order says of the booking; its tickets go on the passengers. */
-  async #orderColumns(row: BookingRow, order: ProviderOrder): Promise<Record<string, unknown>> {
-    for (const ticket of order.tickets) {
-      await this.deps.db('booking_passengers')
-        .where({ booking_id: row.id, provider_passenger_id: ticket.providerPassengerId })
-        .update({ ticket_number: ticket.ticketNumber, updated_at: this.deps.clock.now() });
-    }
-    return {
-      provider_order_id: order.orderId,
-      provider_status: order.status,
-      airline_pnr: order.pnr ?? row.airline_pnr,
-      payment_required_by: order.paymentRequiredBy ? new Date(order.paymentRequiredBy) : null,
-    };
-  }
-
   /** Voids the authorization, if there is one: best effort, logged (an authorization lapses on its own in days). */
   async #voidAuthorization(row: BookingRow): Promise<void> {
     if (!row.payment_intent_id) return;
@@ -283,7 +298,7 @@ export class BookingSaga {
       const intent = await this.deps.processor.authorize({
         amountMinor: Number(row.amount_minor),
         currency: row.currency,
-        vaultToken: this.deps.secrets.open(row.vault_token as string, vaultTokenContext(row.id)),
+        vaultToken: this.#vaultToken(row),
         idempotencyKey: key(row, 'authorize'),
       });
       await this.deps.processor.cancel(intent.id, { idempotencyKey: key(row, 'void') });
@@ -316,6 +331,22 @@ export class LeaseLost extends Error {
   constructor(bookingId: string) {
     super(`lost the lease of booking ${bookingId}`);
   }
+}
+
+/** What a provider's order says of the booking (its tickets are written with the step). */
+function orderColumns(row: BookingRow, order: ProviderOrder): Record<string, unknown> {
+  return {
+    provider_order_id: order.orderId,
+    provider_status: order.status,
+    airline_pnr: order.pnr ?? row.airline_pnr,
+    payment_required_by: order.paymentRequiredBy ? new Date(order.paymentRequiredBy) : null,
+  };
+}
+
+/** Whether the saga has nothing more to do with the booking as it stands (#step would take no step). */
+function atRest(row: BookingRow): boolean {
+  if (row.status === 'booking_created' && row.order_type === 'hold') return !row.confirm_requested;
+  return !store.IN_FLIGHT.includes(row.status);
 }
 
 /** The step a row has just recorded, as fault injection names it. */

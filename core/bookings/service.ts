@@ -6,6 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError, PriceChangedError, UnprocessableError, ValidationError } from '../errors.js';
 import { checkDepartureWindow } from '../flights/departure-window.js';
 import type { Offer } from '../flights/offer-schemas.js';
@@ -17,10 +18,10 @@ import { boundProblem, maxAmount, toMinorUnits } from '../money/money.js';
 import type { PaymentMethodService } from '../payment-methods/service.js';
 import { planBooking } from './booking-plan.js';
 import type { PurchaseGate } from './purchase-gate.js';
-import { checkExpectedTotal, quotePurchase } from './purchase-quote.js';
-import { storePassengers } from './passenger-records.js';
+import { checkExpectedTotal, quotePurchase, totalBreakdown } from './purchase-quote.js';
+import { orderParts, passengerRecords } from './passenger-records.js';
 import { presentCancellation, presentResponse } from './present.js';
-import { BookingSaga, failureError, LeaseLost, vaultTokenContext, type SagaDeps } from './saga.js';
+import { BookingSaga, failureError, LeaseLost, vaultTokenContext, type HeldParts, type SagaDeps } from './saga.js';
 import type { BookingResponse, CancellationResult, CreateBookingRequest, RetryBookingRequest } from './schemas.js';
 import * as store from './store.js';
 import type { BookingRow } from './store.js';
@@ -57,59 +58,65 @@ export class BookingService {
     if (earlier) return { response: await this.#replay(earlier, digest), replayed: true };
 
     const capabilities = this.deps.providers.capabilities(providerId);
+    // The card is read while the offer is: its refusal still comes after the offer's and the plan's.
+    const cardRead = this.deps.paymentMethods.chargeable(booker.userId, request.payment_method_id);
+    cardRead.catch(() => undefined);
     const priced = await this.#bookableOffer(booker, providerId, request.offer_id, capabilities);
     const wantsSeats = (request.seat_selections?.length ?? 0) > 0;
     const seatMaps = wantsSeats && capabilities.supports_seat_selection ? await this.deps.offers.seatMaps(booker, providerId, request.offer_id) : undefined;
     const plan = planBooking({ request, offer: priced, capabilities, providerId, seatMaps });
-    const card = await this.deps.paymentMethods.chargeable(booker.userId, request.payment_method_id);
-    const quote = quotePurchase({ userId: booker.userId, clientId: booker.clientId, providerId, offer: priced, plan, card, request });
-    checkExpectedTotal(request.expected_total, quote);
-    const admission = await gate?.admit(quote);
+    const card = await cardRead;
+    checkExpectedTotal(request.expected_total, { amountMinor: plan.amountMinor, breakdown: totalBreakdown(priced, plan) });
+    // The quote's fingerprint digests the whole offer: only a gate needs it.
+    const admission = gate ? await gate.admit(quotePurchase({ userId: booker.userId, clientId: booker.clientId, providerId, offer: priced, plan, card, request })) : undefined;
 
     const owner = this.#saga.newOwner();
     const now = this.deps.clock.now();
     const id = randomUUID();
     // Sealed under the booking's own id: the token opens for this booking only.
     const vaultToken = this.deps.secrets.seal(card.vaultToken, vaultTokenContext(id));
-    const row = await this.deps.db.transaction(async (trx) => {
-      const inserted = await store.insertBooking(trx, {
-        id,
-        user_id: booker.userId,
-        partner_id: booker.partnerId ?? null,
-        client_id: booker.clientId ?? null,
-        idempotency_key: request.idempotency_key,
-        request_digest: digest,
-        provider_id: providerId,
-        offer_id: priced.id,
-        provider_offer_id: priced.providerOfferId,
-        offer: JSON.stringify(priced.offer),
-        order_type: plan.orderType,
-        status: 'pending',
-        payment_method_id: card.id,
-        card_brand: card.brand,
-        card_last4: card.last4,
-        vault_token: vaultToken,
-        amount_minor: plan.amountMinor.toString(),
-        currency: plan.currency,
-        metadata: JSON.stringify(request.metadata ?? {}),
-        contact: JSON.stringify(request.contact_info),
-        services: JSON.stringify(plan.services),
-        lease_owner: owner,
-        lease_expires_at: this.#saga.leaseUntil(),
-        ...tripColumns(priced.offer, plan.passengers),
-        created_at: now,
-        updated_at: now,
-      });
-      if (inserted) {
-        await admission?.commit(trx, inserted.id);
-        await storePassengers(trx, this.deps.secrets, inserted.id, plan, now);
-      }
-      return inserted;
-    });
+    const booking = {
+      id,
+      user_id: booker.userId,
+      partner_id: booker.partnerId ?? null,
+      client_id: booker.clientId ?? null,
+      idempotency_key: request.idempotency_key,
+      request_digest: digest,
+      provider_id: providerId,
+      offer_id: priced.id,
+      provider_offer_id: priced.providerOfferId,
+      offer: priced.offer,
+      order_type: plan.orderType,
+      status: 'pending',
+      payment_method_id: card.id,
+      card_brand: card.brand,
+      card_last4: card.last4,
+      vault_token: vaultToken,
+      amount_minor: plan.amountMinor.toString(),
+      currency: plan.currency,
+      metadata: JSON.stringify(request.metadata ?? {}),
+      contact: JSON.stringify(request.contact_info),
+      services: JSON.stringify(plan.services),
+      lease_owner: owner,
+      lease_expires_at: this.#saga.leaseUntil(),
+      ...tripColumns(priced.offer, plan.passengers),
+      created_at: now,
+      updated_at: now,
+    };
+    const { passengers, seats } = passengerRecords(this.deps.secrets, id, plan, now);
+    const insert = (db: Knex) => store.insertBooking(db, booking, passengers, seats);
+    // One statement stores the booking whole; a gate's commit joins it in a transaction.
+    const row = admission
+      ? await this.deps.db.transaction(async (trx) => {
+          const inserted = await insert(trx);
+          if (inserted) await admission.commit(trx, inserted.id);
+          return inserted;
+        })
+      : await insert(this.deps.db);
     // Another request with this key got there first: answer as it does.
     if (!row) return { response: await this.#replay(await this.#byKey(booker.userId, request.idempotency_key), digest), replayed: true };
     this.deps.faults?.('pending');
-    return { response: await this.#driveAndAnswer(row, owner), replayed: false };
+    return { response: await this.#driveAndAnswer(row, owner, { ...orderParts(plan), vaultToken: card.vaultToken }), replayed: false };
   }
 
   /**
@@ -151,12 +158,10 @@ export class BookingService {
     const owner = this.#saga.newOwner();
     const taken = await store.takeLease(this.deps.db, row.id, ['failed'], owner, this.#saga.leaseUntil(), this.deps.clock.now());
     if (!taken) return answerOf(await this.#settled(row));
-    const restarted = await store.advance(
-      this.deps.db,
-      row.id,
-      owner,
-      ['failed'],
-      {
+    const restarted = await store.advance(this.deps.db, taken, {
+      leaseOwner: owner,
+      from: ['failed'],
+      changes: {
         status: 'pending',
         attempt: row.attempt + 1,
         amount_minor: toMinorUnits(change.newTotalAmount, change.currency).toString(),
@@ -164,9 +169,9 @@ export class BookingService {
         payment_intent_id: null,
         retried_order_id: change.orderId,
       },
-      this.deps.clock.now(),
-      `retry of order ${change.orderId} at ${change.newTotalAmount} ${change.currency}`,
-    );
+      now: this.deps.clock.now(),
+      note: `retry of order ${change.orderId} at ${change.newTotalAmount} ${change.currency}`,
+    });
     if (!restarted) return answerOf(await this.#settled(row));
     return this.#driveAndAnswer(restarted, owner);
   }
@@ -185,7 +190,7 @@ export class BookingService {
     const now = this.deps.clock.now();
     const taken = await store.takeLease(this.deps.db, row.id, ['booking_created'], owner, this.#saga.leaseUntil(), now);
     if (!taken) return answerOf(await this.#settled(row));
-    const requested = await store.advance(this.deps.db, row.id, owner, ['booking_created'], { confirm_requested: true }, now, 'confirm requested');
+    const requested = await store.advance(this.deps.db, taken, { leaseOwner: owner, from: ['booking_created'], changes: { confirm_requested: true }, now, note: 'confirm requested' });
     if (!requested) return answerOf(await this.#settled(row));
     return this.#driveAndAnswer(requested, owner);
   }
@@ -249,10 +254,10 @@ export class BookingService {
   }
 
   /** Drives a booking this request holds the lease of, and answers its outcome (or its recorded failure). */
-  async #driveAndAnswer(row: BookingRow, owner: string): Promise<BookingResponse> {
+  async #driveAndAnswer(row: BookingRow, owner: string, held?: HeldParts): Promise<BookingResponse> {
     let done: BookingRow;
     try {
-      done = await this.#saga.drive(row, owner);
+      done = await this.#saga.drive(row, owner, held);
     } catch (error) {
       if (!(error instanceof LeaseLost)) throw error;
       done = await this.#settled(row);

@@ -3,6 +3,7 @@
  * it expects, the lease it holds) with its event, so that two processes never both take the same step.
  */
 import type { Knex } from 'knex';
+import { queryPrepared } from '../db/prepared.js';
 import type { BookingStatus } from './schemas.js';
 
 export interface BookingRow {
@@ -113,19 +114,78 @@ type Db = Knex | Knex.Transaction;
 /** Statuses in the middle of the saga: a booking in one of them has a process driving it, or needs one. */
 export const IN_FLIGHT: BookingStatus[] = ['pending', 'payment_authorized', 'booking_created', 'payment_captured'];
 
-/** Inserts a booking unless the traveler already used its key: undefined then. */
-export async function insertBooking(trx: Db, row: Record<string, unknown>): Promise<BookingRow | undefined> {
-  const [inserted] = await trx('bookings').insert(row).onConflict(['user_id', 'idempotency_key']).ignore().returning('*');
-  if (inserted) await trx('booking_events').insert({ booking_id: inserted.id, status: inserted.status, note: 'requested', created_at: inserted.created_at });
-  return inserted as BookingRow | undefined;
+/**
+ * The statements of a booking's path (created, then moved step by step) run as named prepared statements
+ * (core/db/prepared.ts): planned once per connection, without the query builder, which was most of what a
+ * booking cost the service (issue 25). Each distinct text gets a name of its own.
+ */
+const statementNames = new Map<string, string>();
+
+async function prepared<Row>(db: Db, text: string, values: unknown[]): Promise<Row[]> {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `bookings_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return queryPrepared<Row>(db as Knex, name, text, values);
+}
+
+/**
+ * Every column but `offer`. The booking's copy of its offer is written once and never changed, and it is
+ * the largest value of the row: the steps do not read it back, they keep the one the row had.
+ */
+const STEP_COLUMNS = [
+  'id', 'user_id', 'partner_id', 'client_id', 'idempotency_key', 'request_digest', 'provider_id', 'offer_id', 'provider_offer_id', 'order_type',
+  'status', 'provider_status', 'provider_order_id', 'retried_order_id', 'airline_pnr', 'payment_required_by', 'payment_method_id', 'card_brand',
+  'card_last4', 'vault_token', 'payment_intent_id', 'amount_minor', 'currency', 'attempt', 'confirm_requested', 'failure', 'lease_owner',
+  'lease_expires_at', 'metadata', 'contact', 'services', 'trip_type', 'origin_city', 'origin_iata_code', 'destination_city',
+  'destination_iata_code', 'departure_date', 'return_date', 'airline_name', 'airline_iata_code', 'airline_logo_url', 'adult_count',
+  'child_count', 'infant_count', 'refund_minor', 'refund_currency', 'cancellation_reason', 'cancelled_at', 'created_at', 'updated_at',
+].join(', ');
+
+/** A booking's own passenger and seat rows as they are inserted with it (ids made by the caller). */
+export type NewPassengerRow = Omit<BookingPassengerRow, 'ticket_number' | 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+export type NewSeatRow = Omit<SeatSelectionRow, 'id' | 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+/**
+ * Inserts a booking with its first event, its passengers and its seats, in one statement (all or
+ * nothing, without a transaction of its own), unless the traveler already used its key: undefined then,
+ * and nothing is written. `row.offer` is the offer object; the row that comes back carries that object.
+ */
+export async function insertBooking(db: Db, row: Record<string, unknown> & { offer: Record<string, unknown> }, passengers: NewPassengerRow[], seats: NewSeatRow[]): Promise<BookingRow | undefined> {
+  const columns = Object.keys(row);
+  const values = columns.map((column) => (column === 'offer' ? JSON.stringify(row.offer) : row[column]));
+  const passengerColumns = 'id, booking_id, user_passenger_id, provider_passenger_id, traveler_type, title, first_name, middle_name, last_name, date_of_birth, gender, email, phone_number, nationality, documents_sealed, fare_basis_code, position, created_at, updated_at';
+  const seatColumns = 'booking_id, booking_passenger_id, user_passenger_id, segment_id, seat_number, seat_row, seat_column, price, currency, created_at, updated_at';
+  const at = columns.length;
+  // The passengers and seats ride on the booking's insert: none is written when the key was taken.
+  const text = `WITH booked AS (
+      INSERT INTO bookings (${columns.map(quoted).join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})
+      ON CONFLICT (user_id, idempotency_key) DO NOTHING
+      RETURNING ${STEP_COLUMNS}
+    ), requested AS (
+      INSERT INTO booking_events (booking_id, status, note, created_at) SELECT id, status, 'requested', created_at FROM booked
+    ), travelers AS (
+      INSERT INTO booking_passengers (${passengerColumns})
+      SELECT ${prefixed('given', passengerColumns)} FROM booked, jsonb_populate_recordset(NULL::booking_passengers, $${at + 1}::jsonb) AS given
+    ), seats AS (
+      INSERT INTO booking_seat_selections (${seatColumns})
+      SELECT ${prefixed('given', seatColumns)} FROM booked, jsonb_populate_recordset(NULL::booking_seat_selections, $${at + 2}::jsonb) AS given
+    )
+    SELECT * FROM booked`;
+  const [inserted] = await prepared<BookingRow>(db, text, [...values, JSON.stringify(passengers), JSON.stringify(seats)]);
+  return inserted && { ...inserted, offer: row.offer };
 }
 
 export async function findByKey(db: Db, userId: string, key: string): Promise<BookingRow | undefined> {
-  return db('bookings').where({ user_id: userId, idempotency_key: key }).first();
+  const [row] = await prepared<BookingRow>(db, 'SELECT * FROM bookings WHERE user_id = $1 AND idempotency_key = $2', [userId, key]);
+  return row;
 }
 
 export async function findById(db: Db, id: string): Promise<BookingRow | undefined> {
-  return UUID.test(id) ? db('bookings').where({ id }).first() : undefined;
+  if (!UUID.test(id)) return undefined;
+  const [row] = await prepared<BookingRow>(db, 'SELECT * FROM bookings WHERE id = $1', [id]);
+  return row;
 }
 
 /** The traveler's booking of the provider's order: the one it holds now, or the one a retry paid. */
@@ -137,18 +197,57 @@ export async function findByOrder(db: Db, userId: string, providerId: string, or
     .first();
 }
 
+/** One step of a booking: the write, and what goes with it. */
+export interface Step {
+  /** The lease the writer holds: without it, nothing is written. */
+  leaseOwner: string;
+  /** The statuses the booking must be in. */
+  from: BookingStatus[];
+  changes: Record<string, unknown>;
+  now: Date;
+  /** The event's note; an event is recorded when the status changes or a note is given. */
+  note?: string | undefined;
+  /** Ticket numbers the provider gave, by the passenger's id inside the offer: written with the step. */
+  tickets?: { providerPassengerId: string; ticketNumber: string }[];
+}
+
 /**
- * Moves a booking from one of `from` to `changes.status` (or keeps it, changing other columns), only
- * while `leaseOwner` holds its lease; records the event. Undefined when the booking was not as expected.
+ * Moves `row` from one of `step.from` to `changes.status` (or keeps it, changing other columns), only
+ * while `step.leaseOwner` holds its lease; records the event and the tickets in the same statement.
+ * Undefined when the booking was not as expected (nothing is written then).
  */
-export async function advance(db: Db, id: string, leaseOwner: string, from: BookingStatus[], changes: Record<string, unknown>, now: Date, note?: string): Promise<BookingRow | undefined> {
-  const [row] = await db('bookings')
-    .where({ id, lease_owner: leaseOwner })
-    .whereIn('status', from)
-    .update({ ...changes, updated_at: now })
-    .returning('*');
-  if (row && (changes.status !== undefined || note)) await db('booking_events').insert({ booking_id: id, status: row.status, note: note ?? null, created_at: now });
-  return row as BookingRow | undefined;
+export async function advance(db: Db, row: BookingRow, step: Step): Promise<BookingRow | undefined> {
+  const columns = Object.keys(step.changes).filter((column) => column !== 'updated_at');
+  const values: unknown[] = [row.id, step.leaseOwner, step.from, step.now, ...columns.map((column) => step.changes[column])];
+  const parts = [
+    `WITH moved AS (
+      UPDATE bookings SET ${[...columns.map((column, index) => `${quoted(column)} = $${index + 5}`), 'updated_at = $4'].join(', ')}
+      WHERE id = $1 AND lease_owner = $2 AND status = ANY($3::text[])
+      RETURNING ${STEP_COLUMNS}
+    )`,
+  ];
+  if (step.changes.status !== undefined || step.note) {
+    values.push(step.note ?? null);
+    parts.push(`noted AS (INSERT INTO booking_events (booking_id, status, note, created_at) SELECT id, status, $${values.length}::text, $4 FROM moved)`);
+  }
+  // A passenger named twice keeps the last ticket, as one write after another would.
+  const tickets = new Map((step.tickets ?? []).map((ticket) => [ticket.providerPassengerId, ticket.ticketNumber]));
+  if (tickets.size > 0) {
+    values.push([...tickets.keys()], [...tickets.values()]);
+    parts.push(`ticketed AS (
+      UPDATE booking_passengers AS passenger SET ticket_number = given.ticket_number, updated_at = $4
+      FROM moved, unnest($${values.length - 1}::text[], $${values.length}::text[]) AS given (provider_passenger_id, ticket_number)
+      WHERE passenger.booking_id = moved.id AND passenger.provider_passenger_id = given.provider_passenger_id
+    )`);
+  }
+  const [moved] = await prepared<BookingRow>(db, `${parts.join(', ')} SELECT * FROM moved`, values);
+  return moved && { ...moved, offer: row.offer };
+}
+
+/** Lets go of the lease `leaseOwner` holds, if it still does; the booking as it is then (`row` if not held). */
+export async function release(db: Db, row: BookingRow, leaseOwner: string): Promise<BookingRow> {
+  const [released] = await prepared<BookingRow>(db, `UPDATE bookings SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2 RETURNING ${STEP_COLUMNS}`, [row.id, leaseOwner]);
+  return released ? { ...released, offer: row.offer } : row;
 }
 
 /**
@@ -217,3 +316,15 @@ export async function seatsOf(db: Db, bookingId: string): Promise<SeatSelectionR
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function quoted(column: string): string {
+  return `"${column.replaceAll('"', '""')}"`;
+}
+
+/** `a, b` as `alias.a, alias.b`. */
+function prefixed(alias: string, columns: string): string {
+  return columns
+    .split(', ')
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
+}

@@ -3,6 +3,7 @@
  * so another traveler's id finds nothing. Callers pass the transaction they are in.
  */
 import type { Knex } from 'knex';
+import { queryPrepared } from '../db/prepared.js';
 import type { CardBrand } from '../ports.js';
 import type { MethodType } from './schemas.js';
 
@@ -41,8 +42,10 @@ export function listRows(db: Knex, userId: string): Promise<PaymentMethodRow[]> 
 }
 
 export async function findRow(db: Knex, userId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PaymentMethodRow | undefined> {
-  const query = db(TABLE).where({ id, user_id: userId });
-  return (await (options.forUpdate ? query.forUpdate() : query).first()) as PaymentMethodRow | undefined;
+  if (options.forUpdate) return (await db(TABLE).where({ id, user_id: userId }).forUpdate().first()) as PaymentMethodRow | undefined;
+  // Every booking reads its card: a prepared statement, without the query builder.
+  const [row] = await queryPrepared<PaymentMethodRow>(db, 'payment_methods_by_id', 'SELECT * FROM payment_methods WHERE id = $1 AND user_id = $2', [id, userId]);
+  return row;
 }
 
 export async function countRows(db: Knex, userId: string): Promise<number> {

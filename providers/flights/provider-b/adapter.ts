@@ -27,10 +27,19 @@ const PASSENGER_CODES = ['invalid_passenger', 'invalid_born_on', 'invalid_phone_
 
 const failures = providerFailures(PROVIDER_ID);
 
+/**
+ * How long the seat maps read for a booking's checks stand in for the order's own read: the order follows
+ * within seconds, and a seat sold meanwhile is refused by the order itself (service_not_available).
+ */
+const SEAT_MAPS_KEPT_MS = 60_000;
+const SEAT_MAPS_KEPT_MAX = 100;
+
 export class ProviderBAdapter implements FlightProvider {
   readonly providerId = PROVIDER_ID;
   readonly #http: Got;
   readonly #settings: ProviderSettings;
+  /** The last seat maps read of each offer (by its id at provider_b), for the order that follows. */
+  readonly #recentSeatMaps = new Map<string, { seatMaps: WireSeatMap[]; at: number }>();
 
   constructor(settings: ProviderSettings) {
     this.#settings = settings;
@@ -54,7 +63,31 @@ export class ProviderBAdapter implements FlightProvider {
     const answer = await this.#call(raw, () =>
       this.#http.get('air/seat_maps', { searchParams: { offer_id: String(raw.id) }, timeout: { request: this.#timeoutMs() } }).json(),
     );
-    return failures.parse(SeatMapsAnswer, answer).data;
+    const seatMaps = failures.parse(SeatMapsAnswer, answer).data;
+    this.#keepSeatMaps(String(raw.id), seatMaps);
+    return seatMaps;
+  }
+
+  #keepSeatMaps(offerId: string, seatMaps: WireSeatMap[]): void {
+    const now = this.#settings.clock.now().getTime();
+    this.#recentSeatMaps.delete(offerId);
+    for (const [id, kept] of this.#recentSeatMaps) {
+      if (kept.at > now - SEAT_MAPS_KEPT_MS && this.#recentSeatMaps.size < SEAT_MAPS_KEPT_MAX) break;
+      this.#recentSeatMaps.delete(id);
+    }
+    this.#recentSeatMaps.set(offerId, { seatMaps, at: now });
+  }
+
+  /**
+   * The seat maps an order's seats are found in: those the booking's checks just read (issue 25: the
+   * seat maps were read twice a booking), else read now (a recovery, another instance).
+   */
+  async #seatMapsForOrder(raw: Record<string, unknown>): Promise<WireSeatMap[]> {
+    const offerId = String(raw.id);
+    const kept = this.#recentSeatMaps.get(offerId);
+    this.#recentSeatMaps.delete(offerId);
+    if (kept && kept.at > this.#settings.clock.now().getTime() - SEAT_MAPS_KEPT_MS) return kept.seatMaps;
+    return this.#nativeSeatMaps(raw);
   }
 
   /**
@@ -64,7 +97,7 @@ export class ProviderBAdapter implements FlightProvider {
   async createOrder(request: OrderRequest): Promise<ProviderOrder> {
     let seatIds: string[] = [];
     if (request.seats.length > 0) {
-      const found = seatServicesFor(request.seats, await this.#nativeSeatMaps(request.raw));
+      const found = seatServicesFor(request.seats, await this.#seatMapsForOrder(request.raw));
       if ('missing' in found) throw serviceUnavailable(`seat ${found.missing}`);
       seatIds = found.ids;
     }
