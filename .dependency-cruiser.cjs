@@ -94,7 +94,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     // Everything of ours is cruised (so a new folder cannot escape the rules); not what we install or keep.
-    exclude: { path: '^(node_modules|scratch|\\.data|\\.ci)/' },
+    exclude: { path: '^(node_modules|dist|scratch|\\.data|\\.ci)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

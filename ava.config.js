@@ -1,7 +1,10 @@
 /**
- * ava's settings. Test files run four at a time, each in its own process (tsx compiles the TypeScript).
- * Many of them mostly wait (providers' timeouts, child processes, serial browser steps): those start
- * first, so that the rest run beside them instead of after them.
+ * ava's settings. The tests run compiled: `npm test` builds dist/ first (scripts/build.mjs, only what
+ * changed), then ava runs the compiled test files (dist/test/, `*.test.js`) with plain `node`, no
+ * TypeScript loader. One file: `npm test -- dist/test/offers.test.js`.
+ * Test files run four at a time, each in its own process. Many of them mostly wait (providers' timeouts,
+ * child processes, serial browser steps): those start first, so that the rest run beside them instead of
+ * after them.
  */
 const LONG_FIRST = [
   'service-process',
@@ -28,14 +31,12 @@ const LONG_FIRST = [
 ];
 
 const rank = (file) => {
-  const index = LONG_FIRST.findIndex((name) => file.endsWith(`/${name}.test.ts`));
+  const index = LONG_FIRST.findIndex((name) => file.endsWith(`/${name}.test.js`));
   return index === -1 ? LONG_FIRST.length : index;
 };
 
 export default {
-  extensions: { ts: 'module' },
-  nodeArguments: ['--import=tsx'],
-  files: ['test/**/*.test.ts'],
+  files: ['dist/test/**/*.test.js'],
   timeout: '2m',
   concurrency: 4,
   workerThreads: false,

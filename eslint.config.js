@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.data/', 'scratch/', '.dependency-cruiser.cjs'] },
+  { ignores: ['node_modules/', 'dist/', '.data/', 'scratch/', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,6 +20,13 @@ export default tseslint.config(
       globals: Object.fromEntries(
         ['window', 'document', 'location', 'console', 'fetch', 'URL', 'HTMLElement', 'customElements', 'CustomEvent', 'Event', 'CSSStyleSheet', 'setTimeout', 'clearTimeout', 'queueMicrotask', 'URLSearchParams', 'TextEncoder'].map((name) => [name, 'readonly']),
       ),
+    },
+  },
+  {
+    // Plain JavaScript that node runs as it is (the build script): node's globals.
+    files: ['**/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(['process', 'console', 'URL', 'performance'].map((name) => [name, 'readonly'])),
     },
   },
   {

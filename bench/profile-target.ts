@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/profile-target.ts <target> [seconds]`: the benchmark's service profiled
+ * `npm run bench:profile -- <target> [seconds]`: the benchmark's service profiled
  * (bench/profile-hook.mjs) while autocannon drives one target after a warm-up, its start left out; the
  * profile written to PROFILE_DIR (default /tmp/profiles), then the functions with the most self time and
  * the most total time: what a request spends, for the lean request path (issue 25).
@@ -10,6 +10,7 @@
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { createOffer, serviceBooking, type BenchTraveler, type BookingTarget } from './booking-calls.js';
@@ -21,8 +22,11 @@ const dir = process.env.PROFILE_DIR ?? '/tmp/profiles';
 fs.mkdirSync(dir, { recursive: true });
 
 const server = { bare: './bare-server.ts', booking: './booking-server.ts' }[target] ?? './app-server.ts';
-const child = fork(new URL(server, import.meta.url), [], {
-  execArgv: ['--import', 'tsx', '--import', new URL('./profile-hook.mjs', import.meta.url).href],
+// From the build (`npm run bench:profile`), the compiled server; from the sources, through tsx.
+const built = fileURLToPath(import.meta.url).endsWith('.js');
+const hook = new URL('./profile-hook.mjs', import.meta.url).href;
+const child = fork(new URL(built ? server.replace(/\.ts$/, '.js') : server, import.meta.url), [], {
+  execArgv: built ? ['--import', hook] : ['--import', 'tsx', '--import', hook],
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const reply = <T>(key: string) => new Promise<T>((resolve) => child.on('message', (m) => key in (m as object) && resolve((m as Record<string, T>)[key] as T)));

@@ -5,8 +5,24 @@
  * BENCH_SERVER_LOG=1 shows their standard output (the service's request and error log) for debugging.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export async function startServer<Ready>(script: URL): Promise<{ child: ChildProcess; ready: Ready }> {
+// The benchmarks run from the build (dist/bench/, `npm run bench` builds first), or from the sources
+// through a TypeScript loader: either way, the project is where package.json is.
+const here = fileURLToPath(import.meta.url);
+const builtHere = here.endsWith('.js');
+
+/** The project's directory (package.json, the sources); dist/ holds the build. */
+export const PROJECT_DIR = path.resolve(path.dirname(here), builtHere ? '../..' : '..');
+
+/**
+ * Starts a benchmark server, named by its source (`new URL('./app-server.ts', import.meta.url)`). Run from
+ * the build, the compiled file beside it (app-server.js) is started, with plain `node`: fork passes on this
+ * process's own node options, a TypeScript loader only when this process has one.
+ */
+export async function startServer<Ready>(source: URL): Promise<{ child: ChildProcess; ready: Ready }> {
+  const script = builtHere ? new URL(source.href.replace(/\.ts$/, '.js')) : source;
   const child = fork(script, [], { stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { ready: Ready }).ready));

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import test from 'ava';
 import { ConfigError, loadConfig } from '../config.js';
+import { compiled } from './helpers/built.js';
 import { assertTestDatabaseName } from './helpers/database.js';
 
 test('defaults apply when nothing is set', (t) => {
@@ -56,7 +57,7 @@ test('production refuses to run with the sandbox on, or without explicit keys', 
 });
 
 test('the process stops with a non-zero exit and one line naming the bad variable', (t) => {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'main.ts'], {
+  const result = spawnSync(process.execPath, [compiled('main.ts')], {
     env: { ...process.env, PORT: 'not-a-port' },
     encoding: 'utf8',
     timeout: 30_000,

@@ -11,6 +11,7 @@ import { migrateToLatest } from '../core/db/migrate.js';
 import { migrations } from '../core/db/migrations/index.js';
 import { PartnerService } from '../core/partners/service.js';
 import { seedReferenceData } from '../seeds/index.js';
+import { compiled } from './helpers/built.js';
 import { tempDir } from './helpers/service.js';
 
 const dataDir = tempDir('tp-embedded-');
@@ -64,7 +65,7 @@ test.serial('a second opener of the same data directory is refused with a clear 
 });
 
 test.serial('another process holding the lock is named; when it dies the lock is free at once', async (t) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/hold-data-dir.ts', dataDir]);
+  const child = spawn(process.execPath, [compiled('test/fixtures/hold-data-dir.ts'), dataDir]);
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk) => String(chunk).includes('locked') && resolve());
     child.on('exit', () => reject(new Error('the holder exited early')));

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { promisify } from 'node:util';
 import test from 'ava';
 import { TestBrowser } from './helpers/browser.js';
+import { compiled } from './helpers/built.js';
 import type { Json } from './helpers/http.js';
 import { travelerAuthorizes, uniqueEmail } from './helpers/oauth.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
@@ -25,7 +26,7 @@ test.before(async () => {
 
 /** `npm run -s agent-token -- <endpoint>`, with the traveler's browser played by the test. */
 async function agentToken(): Promise<{ token: string; instructions: string }> {
-  const script = spawn('node_modules/.bin/tsx', ['scripts/agent-token.ts', `${running.url}/v1/mcp`]);
+  const script = spawn(process.execPath, [compiled('scripts/agent-token.ts'), `${running.url}/v1/mcp`]);
   let stdout = '';
   let stderr = '';
   script.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -24,15 +24,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import { isPage, latestCode, offeredScopes, TestBrowser, type Page } from './helpers/browser.js';
+import { PROJECT_DIR } from './helpers/built.js';
 import { saveCardInBrowser } from './helpers/cards.js';
 // Types only: helpers/service.ts builds the service in process, and importing it would load the whole app
 // into this file, whose service is a child process.
 import { freePorts, type RunningService } from './helpers/service.js';
 
-const PROJECT = fileURLToPath(new URL('..', import.meta.url));
+// The project's directory (this file runs from the build, dist/test/).
+const PROJECT = PROJECT_DIR;
 const README = path.join(PROJECT, 'README.md');
 const RUNNABLE = new Set(['sh', 'bash', 'shell']);
 const BLOCK_TIMEOUT_MS = 60_000;

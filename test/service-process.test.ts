@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import test from 'ava';
 import { lockDataDirectory } from '../core/db/lock.js';
+import { compiled } from './helpers/built.js';
 import { createTestDatabase } from './helpers/database.js';
 import { jsonOf } from './helpers/http.js';
 import { tempDir } from './helpers/service.js';
@@ -28,7 +29,7 @@ function withoutDatabase(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { env });
+    const child = spawn(process.execPath, [compiled(script), ...args], { env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -49,7 +50,7 @@ function npmRun(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   });
 }
 
-async function startMain(env: NodeJS.ProcessEnv, command: string[] = [process.execPath, '--import', 'tsx', 'main.ts']): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+async function startMain(env: NodeJS.ProcessEnv, command: string[] = [process.execPath, compiled('main.ts')]): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   const [program, ...args] = command as [string, ...string[]];
   const child = spawn(program, args, { env });
   let output = '';

@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { isPage, TestBrowser } from './helpers/browser.js';
 import { jsonOf } from './helpers/http.js';
 import { registerPublicClient, startAuthorization, uniqueEmail } from './helpers/oauth.js';
+import { compiled } from './helpers/built.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { DEFAULT_TEST_REDIS_URL, startService, tempDir, uniquePrefix, type RunningService } from './helpers/service.js';
 import { sendAdminCommand, startAdminSocket } from '../admin/socket.js';
@@ -62,7 +63,7 @@ function runCli(args: string[], env: Record<string, string | undefined>): Promis
     else childEnv[name] = value;
   }
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { env: childEnv });
+    const child = spawn(process.execPath, [compiled('scripts/admin.ts'), ...args], { env: childEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -30,7 +30,7 @@ export interface DemoAirlineOptions {
   logger: Logger;
 }
 
-const PAGE_SCRIPT = readFileSync(new URL('./page.js', import.meta.url), 'utf8');
+const PAGE_SCRIPT = readFileSync(new URL('./page-script.js', import.meta.url), 'utf8');
 const RESOLVE_TIMEOUT_MS = 10_000;
 /** A paper plane on Demo Air's blue. */
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f5fbf"/><path d="M3 8l10-5-3 10-2-4z" fill="#fff"/></svg>';

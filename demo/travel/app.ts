@@ -42,7 +42,7 @@ export const DEMO_TRAVEL_IATA_CODE = 'DT';
 export const DEMO_TRAVEL_BOOKING_PATH = '/checkout/bookings/{bookingId}?session={sessionId}';
 
 const HANDOVERS: ReadonlyArray<Product['handover']> = ['raw', 'id'];
-const PAGE_SCRIPT = readFileSync(new URL('./page.js', import.meta.url), 'utf8');
+const PAGE_SCRIPT = readFileSync(new URL('./page-script.js', import.meta.url), 'utf8');
 const API_TIMEOUT_MS = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A suitcase on Demo Travel's green. */

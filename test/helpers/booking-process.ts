@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { compiled } from './built.js';
 import { uniquePrefix, type RunningService } from './service.js';
 
 export interface DyingService {
@@ -20,7 +21,7 @@ export interface DyingService {
 
 /** Starts the child with BOOKING_FAULT_AFTER=`step`, keyed like `keysOf`, on `databaseUrl`. */
 export async function startDyingService(keysOf: RunningService, databaseUrl: string, dataEncryptionKey: string, step: string): Promise<DyingService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/booking-process.ts'], {
+  const child = spawn(process.execPath, [compiled('test/fixtures/booking-process.ts')], {
     env: {
       ...process.env,
       BOOKING_FAULT_AFTER: step,
