@@ -44,6 +44,8 @@ test.serial('a provider_b offer is normalized, kept for its partner, and read ba
 
   const response = await read('provider_b', offerId);
   t.is(response.status, 200);
+  // The stored JSON is sent as text: it must still say it is JSON.
+  t.is(response.headers.get('content-type'), 'application/json; charset=utf-8');
   const offer = await jsonOf(response);
   const { id, created_at: createdAt, updated_at: updatedAt, raw_offer: raw, ...rest } = offer;
   const { id: _nativeId, created_at: _c, updated_at: _u, ...expectedRest } = expected;
@@ -60,6 +62,17 @@ test.serial('a provider_b offer is normalized, kept for its partner, and read ba
   t.is((await read('provider_b', offerId, otherKey)).status, 404, "another partner's offer is not found");
   t.is((await read('provider_a', offerId)).status, 404, 'nor under another provider');
   t.is((await fetch(`${running.url}/v1/flights/providers/provider_b/offers/${offerId}`)).status, 401);
+});
+
+test.serial('an offer kept while the stored offer still had the provider’s id and times inside reads the same', async (t) => {
+  now = new Date('2026-05-20T09:10:00Z');
+  const { offer_id: offerId } = await jsonOf(await create('provider_b', native));
+  const fresh = await jsonOf(await read('provider_b', offerId));
+  const offers = () => running.service.db.knex('offers').where({ id: offerId });
+  const { offer } = await offers().first();
+  t.false('id' in offer, 'what is ours is not stored in the offer');
+  await offers().update({ offer: JSON.stringify({ ...offer, id: native.id, created_at: native.created_at, updated_at: native.updated_at }) });
+  t.deepEqual(await jsonOf(await read('provider_b', offerId)), fresh);
 });
 
 test.serial('after expires_at the offer answers 410 offer_expired; an offer already expired is not taken', async (t) => {

@@ -1,5 +1,6 @@
 /** Small pieces every provider's normalization shares. */
-import type { FareClassMetadata } from './offer-schemas.js';
+import { toUtcIso } from '../time.js';
+import type { FareClassMetadata, Offer } from './offer-schemas.js';
 
 type Penalty = { allowed: boolean; penalty_amount: string | null; penalty_currency: string | null } | null | undefined;
 
@@ -21,7 +22,29 @@ export function penaltySummary(
   };
 }
 
+type Baggage = Offer['slices'][number]['segments'][number]['passengers'][number]['baggages'][number];
+
+/** A segment passenger's bags: the checked ones, then the carry-on ones, each only when there are some. */
+export function baggages(checked: number, carryOn: number): Baggage[] {
+  const bags: Baggage[] = [];
+  if (checked > 0) bags.push({ type: 'checked', quantity: checked });
+  if (carryOn > 0) bags.push({ type: 'carry_on', quantity: carryOn });
+  return bags;
+}
+
 /** A local time as providers write it (seconds optional) in the normalized form, with seconds. */
 export function withSeconds(local: string): string {
   return local.length === 16 ? `${local}:00` : local;
+}
+
+const UTC = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?Z$/;
+
+/**
+ * toUtcIso of a timestamp the native schema has checked (z.iso.datetime: a real date and time). One
+ * already in UTC only has its fraction written as toISOString writes it (milliseconds, further digits
+ * dropped): no Date to build and format, which costs more than the rest of a timestamp's normalizing.
+ */
+export function checkedUtcIso(value: string): string {
+  const utc = UTC.exec(value);
+  return utc ? `${utc[1]}.${(utc[2] ?? '').slice(0, 3).padEnd(3, '0')}Z` : toUtcIso(value);
 }

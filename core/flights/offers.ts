@@ -23,12 +23,28 @@ interface OfferRow {
   provider_offer_id: string | null;
   priced_at: Date | null;
   user_id: string | null;
-  offer: Offer;
+  offer: StoredOffer;
   raw_offer: Record<string, unknown>;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
 }
+
+/** What every read of an offer needs to decide whether the caller reaches it and whether it expired. */
+type ReachedRow = Pick<OfferRow, 'id' | 'user_id' | 'expires_at' | 'created_at' | 'updated_at'>;
+
+/** The offer's stored JSON as text (`offer_json`, see stored()), and the provider's own. */
+interface StoredJsonRow extends ReachedRow {
+  offer_json: string;
+  raw_json: string;
+}
+
+type Columns = (string | Knex.Raw)[];
+
+/** The offer column: see stored(). */
+type StoredOffer = Omit<Offer, 'raw_offer' | 'id' | 'created_at' | 'updated_at'>;
+
+const WITHOUT_RAW = ['id', 'user_id', 'expires_at', 'created_at', 'updated_at', 'offer'];
 
 export interface BookableOffer {
   id: string;
@@ -45,6 +61,7 @@ export interface BookableOffer {
 export class OfferService {
   readonly #normalizers: ReadonlyMap<string, OfferNormalizer>;
   readonly #adapters: ReadonlyMap<string, FlightProvider>;
+  readonly #storedJson: Columns;
 
   constructor(
     private readonly deps: {
@@ -59,6 +76,7 @@ export class OfferService {
   ) {
     this.#normalizers = new Map(deps.normalizers.map((normalizer) => [normalizer.providerId, normalizer]));
     this.#adapters = new Map(deps.adapters.map((adapter) => [adapter.providerId, adapter]));
+    this.#storedJson = ['id', 'user_id', 'expires_at', 'created_at', 'updated_at', deps.db.raw('offer::text AS offer_json'), deps.db.raw('raw_offer::text AS raw_json')];
   }
 
   async create(owner: Owner, providerId: string, native: unknown): Promise<{ offer_id: string }> {
@@ -70,7 +88,7 @@ export class OfferService {
         provider_id: providerId,
         provider_offer_id: providerOfferId,
         ...ownerColumns(owner),
-        offer: JSON.stringify(withoutRaw(offer)),
+        offer: JSON.stringify(stored(offer)),
         raw_offer: JSON.stringify(native),
         expires_at: new Date(offer.expires_at),
         created_at: now,
@@ -87,7 +105,7 @@ export class OfferService {
     await this.deps.db.transaction(async (trx) => {
       await this.#update(trx, row, {
         provider_offer_id: providerOfferId,
-        offer: JSON.stringify(withoutRaw(offer)),
+        offer: JSON.stringify(stored(offer)),
         raw_offer: JSON.stringify(native),
         expires_at: new Date(offer.expires_at),
         priced_at: null,
@@ -144,7 +162,26 @@ export class OfferService {
 
   /** The partner's offer, normalized, with the provider's own as `raw_offer`. */
   async get(owner: Owner, providerId: string, offerId: string): Promise<Offer> {
-    return present(await this.#row(owner, providerId, offerId));
+    return present(await this.#row<OfferRow>(owner, providerId, offerId));
+  }
+
+  /**
+   * The offer as get() gives it, as JSON text made of the stored JSON as it is: it was checked and
+   * normalized when it entered, so a read neither parses it into objects nor serializes them again.
+   */
+  async getJson(owner: Owner, providerId: string, offerId: string): Promise<string> {
+    const row = await this.#row<StoredJsonRow>(owner, providerId, offerId, { columns: this.#storedJson });
+    // An offer kept before the column left out what is ours (jsonb writes the shortest key, "id", first).
+    if (row.offer_json.startsWith('{"id"')) {
+      return JSON.stringify(present({ ...row, offer: JSON.parse(row.offer_json), raw_offer: JSON.parse(row.raw_json) }));
+    }
+    const ours = `{"id":${JSON.stringify(row.id)},"created_at":"${row.created_at.toISOString()}","updated_at":"${row.updated_at.toISOString()}"`;
+    return `${ours},${row.offer_json.slice(1, -1)},"raw_offer":${row.raw_json}}`;
+  }
+
+  /** The offer without the provider's own (`raw_offer`), which is then not even read: what an agent is shown. */
+  async getNormalized(owner: Owner, providerId: string, offerId: string): Promise<Offer> {
+    return normalized(await this.#row<Omit<OfferRow, 'raw_offer'>>(owner, providerId, offerId, { columns: WITHOUT_RAW }));
   }
 
   /** When the offer was last priced with its provider; null when never. */
@@ -162,7 +199,7 @@ export class OfferService {
     checkAmounts(offer);
     const previous = row.offer.total_amount;
     const updated = await this.#update(this.deps.db, row, {
-      offer: JSON.stringify(withoutRaw(offer)),
+      offer: JSON.stringify(stored(offer)),
       raw_offer: JSON.stringify(offer.raw_offer ?? row.raw_offer),
       expires_at: new Date(offer.expires_at),
       priced_at: this.deps.clock.now(),
@@ -296,12 +333,18 @@ export class OfferService {
     return updated as OfferRow;
   }
 
-  async #row(owner: Owner, providerId: string, offerId: string, options: { evenExpired?: boolean } = {}): Promise<OfferRow> {
+  async #row<R extends ReachedRow = OfferRow>(
+    owner: Owner,
+    providerId: string,
+    offerId: string,
+    options: { evenExpired?: boolean; columns?: Columns } = {},
+  ): Promise<R> {
     this.deps.providers.get(providerId);
-    const found: OfferRow | undefined = UUID.test(offerId)
-      ? await offersReachedBy(this.deps.db('offers').where({ id: offerId, provider_id: providerId }), owner).first()
+    const columns = options.columns ?? ['*'];
+    const found = UUID.test(offerId)
+      ? ((await offersReachedBy(this.deps.db('offers').where({ id: offerId, provider_id: providerId }), owner).first(columns)) as R | undefined)
       : undefined;
-    const row = found && owner.userId && found.user_id === null ? await this.#claim(found, owner.userId) : found;
+    const row = found && owner.userId && found.user_id === null ? await this.#claim(found, owner.userId, columns) : found;
     if (!row) {
       throw new NotFoundError(
         `There is no offer ${offerId} of ${providerId} that you can reach: create one first (createProviderOffer over REST, or create_offer from a search_flights result).`,
@@ -316,11 +359,11 @@ export class OfferService {
    * The first traveler who uses an offer that belongs to no traveler makes it theirs, in one conditional
    * write: of two travelers racing for it, one wins and the other finds nothing to reach.
    */
-  async #claim(row: OfferRow, userId: string): Promise<OfferRow | undefined> {
-    const [claimed] = await this.deps.db('offers').where({ id: row.id }).whereNull('user_id').update({ user_id: userId }).returning('*');
-    if (claimed) return claimed as OfferRow;
+  async #claim<R extends ReachedRow>(row: R, userId: string, columns: Columns): Promise<R | undefined> {
+    const [claimed] = await this.deps.db('offers').where({ id: row.id }).whereNull('user_id').update({ user_id: userId }).returning(columns);
+    if (claimed) return claimed as R;
     // Someone claimed it meanwhile: it is still reachable if that was this traveler (another request of theirs).
-    return this.deps.db('offers').where({ id: row.id, user_id: userId }).first();
+    return (await this.deps.db('offers').where({ id: row.id, user_id: userId }).first(columns)) as R | undefined;
   }
 
   #adapter(providerId: string): FlightProvider {
@@ -347,18 +390,24 @@ function laterThan(now: Date, previous: Date): Date {
   return now > previous ? now : new Date(previous.getTime() + 1);
 }
 
-function present(row: OfferRow): Offer {
-  return {
-    ...row.offer,
-    id: row.id,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    raw_offer: row.raw_offer,
-  };
+/** The offer as it is answered: ours (id, times), the stored offer, and the provider's own. */
+function present(row: Pick<OfferRow, 'id' | 'offer' | 'raw_offer' | 'created_at' | 'updated_at'>): Offer {
+  return { ...normalized(row), raw_offer: row.raw_offer };
 }
 
-function withoutRaw(offer: Offer): Omit<Offer, 'raw_offer'> {
-  const { raw_offer: _raw, ...rest } = offer;
+function normalized(row: Pick<OfferRow, 'id' | 'offer' | 'created_at' | 'updated_at'>): Offer {
+  const ours = { id: row.id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  // Ours first, as getJson writes them, and again after the stored offer: one kept before stored() left
+  // them out still has the provider's id and times.
+  return { ...ours, ...row.offer, ...ours };
+}
+
+/**
+ * What the offer column keeps: the normalized offer without what is kept beside it (`raw_offer`) or is
+ * ours (`id`, the times: present() and getJson() add them), so that getJson can send it as it is.
+ */
+function stored(offer: Offer): StoredOffer {
+  const { raw_offer: _raw, id: _id, created_at: _created, updated_at: _updated, ...rest } = offer;
   return rest;
 }
 

@@ -9,11 +9,19 @@ import { ValidationError, type FieldError } from '../errors.js';
 /** ISO 4217 codes that are not money a traveler pays in: metals, funds, drawing rights, testing, none. */
 const NOT_PAYABLE = new Set(['XAU', 'XAG', 'XPT', 'XPD', 'XDR', 'XSU', 'XUA', 'XBA', 'XBB', 'XBC', 'XBD', 'XTS', 'XXX']);
 
+/** Minor units by payable code, built once: the package's own lookup scans its whole list on every call. */
+const MINOR_UNITS = new Map<string, number>();
+for (const entry of currencyCodes.data) {
+  if (!NOT_PAYABLE.has(entry.code) && !MINOR_UNITS.has(entry.code)) MINOR_UNITS.set(entry.code, entry.digits);
+}
+
 /** The ISO 4217 minor units of `currency`, or undefined for a code that is not a currency. */
 export function minorUnits(currency: string): number | undefined {
-  const entry = currencyCodes.code(currency.toUpperCase());
-  return entry && !NOT_PAYABLE.has(entry.code) ? entry.digits : undefined;
+  return MINOR_UNITS.get(currency) ?? MINOR_UNITS.get(currency.toUpperCase());
 }
+
+/** Unsigned amounts as toDecimalString writes them, by the currency's minor units (ISO 4217 has 0 to 4). */
+const CANONICAL = [/^(?:0|[1-9]\d*)$/, /^(?:0|[1-9]\d*)\.\d$/, /^(?:0|[1-9]\d*)\.\d{2}$/, /^(?:0|[1-9]\d*)\.\d{3}$/, /^(?:0|[1-9]\d*)\.\d{4}$/];
 
 /**
  * `amount` as a decimal string with exactly the minor units of `currency`; a missing fraction is padded.
@@ -24,6 +32,8 @@ export function minorUnits(currency: string): number | undefined {
 export function toDecimalString(amount: string | number, currency: string, field = 'amount'): string {
   const digits = minorUnits(currency);
   if (digits === undefined) throw new ValidationError([{ field, rule: 'iso_4217', message: `${currency} is not an ISO 4217 currency` }]);
+  // Most amounts arrive already in this form (no sign, no leading zero, exactly the minor units): as they are.
+  if (typeof amount === 'string' && CANONICAL[digits]?.test(amount)) return amount;
   const text = typeof amount === 'number' ? numberToPlainString(amount, field) : amount.trim();
   const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text);
   if (!match) throw new ValidationError([{ field, rule: 'decimal', message: `${String(amount)} is not a decimal amount` }]);
@@ -58,9 +68,13 @@ export function toDecimalString(amount: string | number, currency: string, field
  */
 export const MAX_WHOLE_DIGITS = 11;
 
+/** The largest count of minor units, by the currency's minor units (0 to 4): computed once each. */
+const MAX_UNITS = [0, 1, 2, 3, 4].map((digits) => 10n ** BigInt(MAX_WHOLE_DIGITS + digits) - 1n);
+
 /** The largest amount of `currency` we take (see MAX_WHOLE_DIGITS), in its minor units. */
 export function maxMinorUnits(currency: string): bigint {
-  return 10n ** BigInt(MAX_WHOLE_DIGITS + (minorUnits(currency) ?? 0)) - 1n;
+  const digits = minorUnits(currency) ?? 0;
+  return MAX_UNITS[digits] ?? 10n ** BigInt(MAX_WHOLE_DIGITS + digits) - 1n;
 }
 
 /** The largest amount of `currency` we take, as a decimal string: "99999999999.99" for GBP. */
@@ -89,6 +103,9 @@ export function boundProblem(units: bigint, currency: string, field: string): Fi
  */
 export function toBoundedDecimalString(amount: string | number, currency: string, field = 'amount'): string {
   const decimal = toDecimalString(amount, currency, field);
+  // Written without leading zeros, an amount is within the bound when its whole part has no more digits.
+  const point = decimal.indexOf('.');
+  if ((point === -1 ? decimal.length : point) - (decimal.startsWith('-') ? 1 : 0) <= MAX_WHOLE_DIGITS) return decimal;
   const problem = boundProblem(BigInt(decimal.replace('.', '')), currency, field);
   if (problem) throw new ValidationError([problem]);
   return decimal;

@@ -1,6 +1,6 @@
 import { Offer } from '../../core/flights/offer-schemas.js';
 import { defineTool } from '../tool.js';
-import { forAgent, OfferReference } from './offer-shared.js';
+import { OfferReference } from './offer-shared.js';
 
 export const getOfferDetails = defineTool({
   name: 'get_offer_details',
@@ -13,5 +13,6 @@ export const getOfferDetails = defineTool({
   output: Offer,
   scopes: ['bookings.write'],
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: async ({ provider_id, offer_id }, { owner, services }) => forAgent(await services.offers.get(owner, provider_id, offer_id)),
+  // Read without raw_offer, which an agent is not shown.
+  run: async ({ provider_id, offer_id }, { owner, services }) => services.offers.getNormalized(owner, provider_id, offer_id),
 });

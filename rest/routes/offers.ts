@@ -32,6 +32,9 @@ const ProviderOfferInput = z.record(z.string(), z.unknown()).meta({
 
 const OFFER_ID = '8d3f6b2a-91c4-4e7d-b5a8-0f2c6e9d1b47';
 
+/** The type Koa gives a body it serializes itself: a body of JSON text must name it (Koa would say text/plain). */
+const JSON_BODY = { 'content-type': 'application/json; charset=utf-8' };
+
 const CreateOfferResponse = z
   .object({ offer_id: z.uuid().describe('Our id of the offer: name it in every later call.') })
   .meta({ id: 'CreateOfferResponse', examples: [{ offer_id: OFFER_ID }] });
@@ -108,8 +111,10 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       responses: { 200: { description: 'The offer.', schema: Offer } },
       errors: [404, 410],
       errorExamples: { 404: problems.offerNotFound, 410: problems.offerExpired },
+      // The stored JSON as it is, sent as the body: no objects to build from it and serialize again.
       handler: async ({ params, partner, actor }) => ({
-        body: await deps.offers.get(callerOf(partner, actor), params.provider, params.offer_id),
+        body: await deps.offers.getJson(callerOf(partner, actor), params.provider, params.offer_id),
+        headers: JSON_BODY,
       }),
     }),
     defineRoute({

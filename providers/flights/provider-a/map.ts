@@ -10,10 +10,10 @@
  * - conditions and the fare summary from the fare's amenities (refundable, changeable, seats, priority),
  *   unknown (null) where the offer does not say. Detailed fare rules come with pricing.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { subtract, toBoundedDecimalString } from '../../../core/money/money.js';
-import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
+import { baggages, penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { WireOffer, WirePricing } from './wire.js';
 
 export const PROVIDER_ID = 'provider_a';
@@ -36,7 +36,7 @@ const TRAVELER_TYPES: Record<string, Offer['passengers'][number]['type']> = {
 /** A stable id from the offer's content: the same offer always gets the same one. */
 export function offerIdOf(native: WireOffer): string {
   const flights = native.itineraries.flatMap((itinerary) => itinerary.segments.map((segment) => `${segment.carrierCode}${segment.number}@${segment.departure.at}`));
-  const digest = createHash('sha256').update(JSON.stringify(native)).digest('base64url').slice(0, 16);
+  const digest = hash('sha256', JSON.stringify(native), 'base64url').slice(0, 16);
   return `${flights.join('+')}~${digest}`;
 }
 
@@ -53,11 +53,12 @@ export function toOffer(native: WireOffer, now: Date): Offer {
     change_before_departure: changeable ? { allowed: true, penalty_amount: null, penalty_currency: null } : null,
   };
   const emissions = native.itineraries.flatMap((itinerary) => itinerary.segments).flatMap((segment) => segment.co2Emissions ?? []);
+  const lastTicket = lastTicketing(native);
 
   return {
     id: offerIdOf(native),
     provider_id: PROVIDER_ID,
-    expires_at: expiresAt(native, now),
+    expires_at: expiresAt(lastTicket, now),
     total_amount: toBoundedDecimalString(native.price.grandTotal, currency, 'price.grandTotal'),
     total_currency: currency,
     base_amount: toBoundedDecimalString(native.price.base, currency, 'price.base'),
@@ -111,10 +112,7 @@ export function toOffer(native: WireOffer, now: Date): Offer {
                 cabin_class: CABINS[detail.cabin],
                 fare_basis_code: detail.fareBasis ?? null,
                 fare_brand_name: detail.brandedFareLabel ?? detail.brandedFare ?? null,
-                baggages: [
-                  ...(checkedBags(detail) > 0 ? [{ type: 'checked' as const, quantity: checkedBags(detail) }] : []),
-                  ...(bagCount(detail.includedCabinBags) > 0 ? [{ type: 'carry_on' as const, quantity: bagCount(detail.includedCabinBags) }] : []),
-                ],
+                baggages: baggages(checkedBags(detail), bagCount(detail.includedCabinBags)),
               },
             ];
           }),
@@ -124,7 +122,7 @@ export function toOffer(native: WireOffer, now: Date): Offer {
     conditions,
     payment_requirements: {
       requires_instant_payment: native.instantTicketingRequired ?? false,
-      payment_required_by: lastTicketing(native)?.toISOString() ?? null,
+      payment_required_by: lastTicket?.toISOString() ?? null,
       price_guarantee_expires_at: null,
     },
     ...privateFares(native),
@@ -185,9 +183,9 @@ function lastTicketing(native: WireOffer): Date | undefined {
   return undefined;
 }
 
-function expiresAt(native: WireOffer, now: Date): string {
+/** OFFER_TTL_MINUTES from `now`, but never past the last moment to ticket (`cap`). */
+function expiresAt(cap: Date | undefined, now: Date): string {
   const ttl = new Date(now.getTime() + OFFER_TTL_MINUTES * 60 * 1000);
-  const cap = lastTicketing(native);
   return (cap && cap < ttl ? cap : ttl).toISOString();
 }
 

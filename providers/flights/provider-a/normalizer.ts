@@ -1,13 +1,18 @@
 /** provider_a's offers: checked with the native schema, then normalized (see map.ts). */
+import { z } from 'zod';
 import type { NormalizedOffer, OfferNormalizer } from '../../../core/flights/offer-normalizer.js';
 import { parseOrThrow } from '../../../core/validation.js';
-import { offerIdOf, PROVIDER_ID, toOffer } from './map.js';
+import { PROVIDER_ID, toOffer } from './map.js';
 import { WireOffer } from './wire.js';
+
+/** Compiled once: valid offers take zod's generated fast path; invalid ones fall back to its parser, errors unchanged. */
+const NativeOffer = z.compile(WireOffer);
 
 export const providerAOffers: OfferNormalizer = {
   providerId: PROVIDER_ID,
   normalize(native: unknown, now: Date): NormalizedOffer {
-    const parsed = parseOrThrow(WireOffer, native);
-    return { offer: toOffer(parsed, now), providerOfferId: offerIdOf(parsed) };
+    const offer = toOffer(parseOrThrow(NativeOffer, native), now);
+    // The offer's id is its provider id (offerIdOf, a hash of the whole offer): computed once, not twice.
+    return { offer, providerOfferId: offer.id };
   },
 };

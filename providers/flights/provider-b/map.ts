@@ -6,8 +6,7 @@
  */
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { toBoundedDecimalString } from '../../../core/money/money.js';
-import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
-import { toUtcIso } from '../../../core/time.js';
+import { checkedUtcIso, penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { WireOffer } from './wire.js';
 
 export const PROVIDER_ID = 'provider_b';
@@ -25,9 +24,9 @@ export function toOffer(native: WireOffer): Offer {
   return {
     id: native.id,
     provider_id: PROVIDER_ID,
-    ...(native.created_at ? { created_at: toUtcIso(native.created_at) } : {}),
-    ...(native.updated_at ? { updated_at: toUtcIso(native.updated_at) } : {}),
-    expires_at: toUtcIso(native.expires_at),
+    ...(native.created_at ? { created_at: checkedUtcIso(native.created_at) } : {}),
+    ...(native.updated_at ? { updated_at: checkedUtcIso(native.updated_at) } : {}),
+    expires_at: checkedUtcIso(native.expires_at),
     total_amount: toBoundedDecimalString(native.total_amount, native.total_currency, 'total_amount'),
     total_currency: native.total_currency,
     base_amount: money(native.base_amount, native.base_currency, 'base_amount'),
@@ -176,5 +175,5 @@ export function typeFromAge(age: number | null | undefined): Offer['passengers']
 }
 
 function optionalUtc(value: string | null | undefined): string | null {
-  return value ? toUtcIso(value) : null;
+  return value ? checkedUtcIso(value) : null;
 }

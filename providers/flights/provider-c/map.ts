@@ -7,10 +7,9 @@
  * - bags from the BaggageAllowances associated with each passenger and journey.
  */
 import { ValidationError } from '../../../core/errors.js';
-import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
+import { baggages, checkedUtcIso, penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { fromMinorUnits, toBoundedDecimalString, toMinorUnits } from '../../../core/money/money.js';
-import { toUtcIso } from '../../../core/time.js';
 import type { WireOffer } from './wire.js';
 
 export const PROVIDER_ID = 'provider_c';
@@ -26,14 +25,12 @@ const CABINS: Record<string, Offer['slices'][number]['segments'][number]['passen
 
 type Restriction = { AllowedModificationInd: boolean; Fee?: { Amount: { amount: string; curCode: string } }; JourneyStageCode?: string };
 
+type OfferItem = WireOffer['OfferItem'][number];
+type Money = { amount: string; curCode: string };
+
 export function toOffer(native: WireOffer): Offer {
   const lists = native.DataLists;
   const currency = native.TotalPrice.TotalAmount.curCode;
-  const perPassenger = (pick: (item: WireOffer['OfferItem'][number]) => { amount: string; curCode: string } | undefined, field: string) =>
-    native.OfferItem.reduce((sum, item, index) => {
-      const amount = pick(item);
-      return amount ? sum + toMinorUnits(toBoundedDecimalString(amount.amount, amount.curCode, `OfferItem.${index}.${field}`), currency) * BigInt(item.FareDetail.PaxRefID.length) : sum;
-    }, 0n);
   const components = native.OfferItem.flatMap((item) => item.FareDetail.FareComponent);
   const refund = penalty(components.map((component) => component.CancelRestrictions).filter((item): item is Restriction => item !== undefined), currency, 'OfferItem.FareDetail.FareComponent.CancelRestrictions.Fee.Amount.amount');
   const change = penalty(
@@ -41,37 +38,32 @@ export function toOffer(native: WireOffer): Offer {
     currency,
     'OfferItem.FareDetail.FareComponent.ChangeRestrictions.Fee.Amount.amount',
   );
-  const priceClassOf = (journeyId: string) => {
-    const classId = native.JourneyOverview?.JourneyPriceClass.find((item) => item.PaxJourneyRefID === journeyId)?.PriceClassRefID;
-    return lists.PriceClassList?.find((item) => item.PriceClassID === classId)?.Name ?? null;
-  };
-  const bagsFor = (passengerId: string, journeyId: string) => {
-    const allowances = (native.BaggageAssociations ?? [])
-      .filter((association) => association.PaxRefID.includes(passengerId) && (!association.PaxJourneyRefID || association.PaxJourneyRefID === journeyId))
-      .map((association) => lists.BaggageAllowanceList?.find((allowance) => allowance.BaggageAllowanceID === association.BaggageAllowanceRefID))
-      .filter((allowance) => allowance !== undefined);
-    const count = (type: 'Checked' | 'CarryOn') =>
-      allowances.filter((allowance) => allowance.TypeCode === type).reduce((sum, allowance) => sum + (allowance.PieceAllowance?.TotalQty ?? 0), 0);
-    return { checked: count('Checked'), carryOn: count('CarryOn') };
-  };
   const paymentLimits = native.OfferItem.map((item) => item.PaymentTimeLimitDateTime).filter((time): time is string => time !== undefined).sort();
   const services = (lists.ServiceDefinitionList ?? []).map((service) => `${service.Name} ${(service.Desc ?? []).join(' ')}`);
+  const perks = { advanceSeat: mentions(services, /advance seat/i), priorityBoarding: mentions(services, /priority boarding/i), extraLegroom: mentions(services, /extra legroom/i) };
   const firstPassenger = lists.PaxList[0]?.PaxID as string;
   const firstJourney = lists.PaxJourneyList[0]?.PaxJourneyID as string;
-  const firstBags = bagsFor(firstPassenger, firstJourney);
+  const firstBags = bagsFor(native, firstPassenger, firstJourney);
   const conditions = { refund_before_departure: refund, change_before_departure: change };
-  const base = perPassenger((item) => item.Price.BaseAmount, 'Price.BaseAmount');
+  const base = perPassenger(native, currency, (item) => item.Price.BaseAmount, 'Price.BaseAmount');
   const taxed = native.OfferItem.every((item) => item.Price.TaxSummary);
+  // Each passenger's fare components, looked up per segment below.
+  const componentsOf = new Map(
+    lists.PaxList.map((passenger) => [
+      passenger.PaxID,
+      native.OfferItem.filter((item) => item.FareDetail.PaxRefID.includes(passenger.PaxID)).flatMap((item) => item.FareDetail.FareComponent),
+    ]),
+  );
 
   return {
     id: native.OfferID,
     provider_id: PROVIDER_ID,
-    expires_at: toUtcIso(native.OfferExpirationTimeLimitDateTime),
+    expires_at: checkedUtcIso(native.OfferExpirationTimeLimitDateTime),
     total_amount: toBoundedDecimalString(native.TotalPrice.TotalAmount.amount, currency, 'TotalPrice.TotalAmount.amount'),
     total_currency: currency,
     base_amount: fromMinorUnits(base, currency),
     base_currency: currency,
-    tax_amount: taxed ? fromMinorUnits(perPassenger((item) => item.Price.TaxSummary?.TotalTaxAmount, 'Price.TaxSummary.TotalTaxAmount'), currency) : null,
+    tax_amount: taxed ? fromMinorUnits(perPassenger(native, currency, (item) => item.Price.TaxSummary?.TotalTaxAmount, 'Price.TaxSummary.TotalTaxAmount'), currency) : null,
     tax_currency: taxed ? currency : null,
     total_emissions_kg: null,
     // Whether documents are needed is the airline's policy, known at order time.
@@ -81,6 +73,8 @@ export function toOffer(native: WireOffer): Offer {
     owner: { iata_code: native.OwnerCode },
     passengers: lists.PaxList.map((passenger) => ({ id: passenger.PaxID, type: PASSENGER_TYPES[passenger.PTC] ?? 'adult', age: null })),
     slices: lists.PaxJourneyList.map((journey, journeyIndex) => {
+      const brand = priceClassOf(native, journey.PaxJourneyID);
+      const bags = lists.PaxList.map((passenger) => bagsFor(native, passenger.PaxID, journey.PaxJourneyID));
       const segments = journey.PaxSegmentRefID.map((segmentId, segmentIndex) => {
         const paxSegment = lists.PaxSegmentList.find((item) => item.PaxSegmentID === segmentId);
         const marketing = lists.DatedMarketingSegmentList.find((item) => item.DatedMarketingSegmentId === paxSegment?.DatedMarketingSegmentRefId);
@@ -106,21 +100,16 @@ export function toOffer(native: WireOffer): Offer {
           operating_carrier: { iata_code: operating?.CarrierDesigCode ?? marketing.CarrierDesigCode },
           operating_carrier_flight_number: operating?.OperatingCarrierFlightNumberText ?? null,
           aircraft: operating?.AircraftTypeCode ? { iata_code: operating.AircraftTypeCode } : null,
-          passengers: lists.PaxList.map((passenger) => {
-            const component = native.OfferItem.filter((item) => item.FareDetail.PaxRefID.includes(passenger.PaxID))
-              .flatMap((item) => item.FareDetail.FareComponent)
-              .find((item) => item.PaxSegmentRefID === segmentId);
-            const bags = bagsFor(passenger.PaxID, journey.PaxJourneyID);
+          passengers: lists.PaxList.map((passenger, passengerIndex) => {
+            const component = componentsOf.get(passenger.PaxID)?.find((item) => item.PaxSegmentRefID === segmentId);
+            const { checked, carryOn } = bags[passengerIndex] as Bags;
             return {
               passenger_id: passenger.PaxID,
               cabin_class: CABINS[paxSegment.CabinTypeCode ?? ''] ?? 'economy',
               ...(paxSegment.CabinTypeName ? { cabin_class_marketing_name: paxSegment.CabinTypeName } : {}),
               fare_basis_code: component?.FareBasisCode ?? null,
-              fare_brand_name: priceClassOf(journey.PaxJourneyID),
-              baggages: [
-                ...(bags.checked > 0 ? [{ type: 'checked' as const, quantity: bags.checked }] : []),
-                ...(bags.carryOn > 0 ? [{ type: 'carry_on' as const, quantity: bags.carryOn }] : []),
-              ],
+              fare_brand_name: brand,
+              baggages: baggages(checked, carryOn),
             };
           }),
         };
@@ -132,11 +121,11 @@ export function toOffer(native: WireOffer): Offer {
         origin: first.origin,
         destination: last.destination,
         duration: journey.Duration ?? null,
-        fare_brand_name: priceClassOf(journey.PaxJourneyID),
+        fare_brand_name: brand,
         conditions: {
           change_before_departure: change,
-          advance_seat_selection: services.some((text) => /advance seat/i.test(text)) ? true : null,
-          priority_boarding: services.some((text) => /priority boarding/i.test(text)) ? true : null,
+          advance_seat_selection: perks.advanceSeat ? true : null,
+          priority_boarding: perks.priorityBoarding ? true : null,
           priority_check_in: null,
         },
         segments,
@@ -146,12 +135,46 @@ export function toOffer(native: WireOffer): Offer {
     payment_requirements: {
       // NDC orders are held first and paid later (OrderChange), before the earliest payment time limit.
       requires_instant_payment: false,
-      payment_required_by: paymentLimits[0] ? toUtcIso(paymentLimits[0]) : null,
+      payment_required_by: paymentLimits[0] ? checkedUtcIso(paymentLimits[0]) : null,
       price_guarantee_expires_at: null,
     },
-    fare_class_metadata: fareClassMetadata(firstBags, services, conditions),
+    fare_class_metadata: fareClassMetadata(firstBags, perks, conditions),
     raw_offer: native as Record<string, unknown>,
   };
+}
+
+type Bags = { checked: number; carryOn: number };
+type Perks = { advanceSeat: boolean; priorityBoarding: boolean; extraLegroom: boolean };
+
+/** OfferItem prices are per passenger: an amount summed over each item's passengers, in minor units. */
+function perPassenger(native: WireOffer, currency: string, pick: (item: OfferItem) => Money | undefined, field: string): bigint {
+  return native.OfferItem.reduce((sum, item, index) => {
+    const amount = pick(item);
+    return amount ? sum + toMinorUnits(toBoundedDecimalString(amount.amount, amount.curCode, `OfferItem.${index}.${field}`), currency) * BigInt(item.FareDetail.PaxRefID.length) : sum;
+  }, 0n);
+}
+
+/** The name of the journey's price class (its brand), or null. */
+function priceClassOf(native: WireOffer, journeyId: string): string | null {
+  const classId = native.JourneyOverview?.JourneyPriceClass.find((item) => item.PaxJourneyRefID === journeyId)?.PriceClassRefID;
+  return native.DataLists.PriceClassList?.find((item) => item.PriceClassID === classId)?.Name ?? null;
+}
+
+/** The bags a passenger flies a journey with: the allowances associated with both (or with the passenger alone). */
+function bagsFor(native: WireOffer, passengerId: string, journeyId: string): Bags {
+  let checked = 0;
+  let carryOn = 0;
+  for (const association of native.BaggageAssociations ?? []) {
+    if (!association.PaxRefID.includes(passengerId) || (association.PaxJourneyRefID && association.PaxJourneyRefID !== journeyId)) continue;
+    const allowance = native.DataLists.BaggageAllowanceList?.find((item) => item.BaggageAllowanceID === association.BaggageAllowanceRefID);
+    if (allowance?.TypeCode === 'Checked') checked += allowance.PieceAllowance?.TotalQty ?? 0;
+    if (allowance?.TypeCode === 'CarryOn') carryOn += allowance.PieceAllowance?.TotalQty ?? 0;
+  }
+  return { checked, carryOn };
+}
+
+function mentions(services: string[], pattern: RegExp): boolean {
+  return services.some((text) => pattern.test(text));
 }
 
 /** Allowed only if every component allows it; the penalty is the highest fee across them. */
@@ -165,19 +188,19 @@ function penalty(restrictions: Restriction[], currency: string, field: string) {
 }
 
 function fareClassMetadata(
-  bags: { checked: number; carryOn: number },
-  services: string[],
+  bags: Bags,
+  perks: Perks,
   conditions: { refund_before_departure: ReturnType<typeof penalty>; change_before_departure: ReturnType<typeof penalty> },
 ): FareClassMetadata {
   return {
-    seat_selection_allowed: services.some((text) => /advance seat/i.test(text)),
+    seat_selection_allowed: perks.advanceSeat,
     seat_selection_fee: null,
     seat_selection_currency: null,
-    extra_legroom: services.some((text) => /extra legroom/i.test(text)),
+    extra_legroom: perks.extraLegroom,
     carry_on_bags: bags.carryOn,
     checked_bags: bags.checked,
     checked_bags_paid: false,
     ...penaltySummary(conditions.refund_before_departure, conditions.change_before_departure),
-    boarding_priority: services.some((text) => /priority boarding/i.test(text)) ? 'priority' : 'standard',
+    boarding_priority: perks.priorityBoarding ? 'priority' : 'standard',
   };
 }

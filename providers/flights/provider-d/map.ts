@@ -10,7 +10,7 @@
  *   are unknown (null), seats are never sold.
  */
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
-import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
+import { baggages, penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import { toBoundedDecimalString } from '../../../core/money/money.js';
 import type { WireBagCombination, WireOffer, WireSearchItem } from './wire.js';
 
@@ -78,10 +78,7 @@ export function toOffer(native: WireOffer, now: Date): Offer {
             cabin_class: CABINS[segment.fare_category],
             fare_basis_code: segment.fare_basis ?? null,
             fare_brand_name: null,
-            baggages: [
-              ...(checkedIncluded > 0 ? [{ type: 'checked' as const, quantity: checkedIncluded }] : []),
-              ...(carryOn > 0 && passenger.type !== 'infant_without_seat' ? [{ type: 'carry_on' as const, quantity: carryOn }] : []),
-            ],
+            baggages: baggages(checkedIncluded, passenger.type !== 'infant_without_seat' ? carryOn : 0),
           })),
         })),
       };

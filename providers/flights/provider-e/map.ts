@@ -11,10 +11,9 @@
  * - payment is instant (the booking call pays); no loyalty programmes are taken; it has no private
  *   fares, so `private_fares` is omitted (the Offer omits it when none apply).
  */
-import { penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
+import { baggages, checkedUtcIso, penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { toBoundedDecimalString } from '../../../core/money/money.js';
-import { toUtcIso } from '../../../core/time.js';
 import type { WireLeg, WireOffer, WireService } from './wire.js';
 
 export const PROVIDER_ID = 'provider_e';
@@ -53,7 +52,7 @@ export function toOffer(native: WireOffer): Offer {
   return {
     id: native.offerId,
     provider_id: PROVIDER_ID,
-    expires_at: toUtcIso(native.expiration),
+    expires_at: checkedUtcIso(native.expiration),
     total_amount: toBoundedDecimalString(display.total, currency, 'pricing.display.total'),
     total_currency: currency,
     base_amount: base,
@@ -101,7 +100,7 @@ export function toOffer(native: WireOffer): Offer {
             ...(leg.cabinName ? { cabin_class_marketing_name: leg.cabinName } : {}),
             fare_basis_code: leg.fareBasis ?? null,
             fare_brand_name: leg.fareFamily ?? null,
-            baggages: baggages(leg),
+            baggages: baggages(leg.baggage.checked?.pieces ?? 0, leg.baggage.carryOn?.pieces ?? 0),
           })),
         })),
       };
@@ -119,12 +118,6 @@ function penalty(allowed: boolean, fee: { amount: number; currency: string } | n
   // A penalty only means something where the change or refund is allowed.
   if (!allowed || !fee) return { allowed, penalty_amount: null, penalty_currency: null };
   return { allowed, penalty_amount: toBoundedDecimalString(fee.amount, fee.currency, field), penalty_currency: fee.currency };
-}
-
-function baggages(leg: WireLeg): { type: 'checked' | 'carry_on'; quantity: number }[] {
-  const checked = leg.baggage.checked?.pieces ?? 0;
-  const carryOn = leg.baggage.carryOn?.pieces ?? 0;
-  return [...(checked > 0 ? [{ type: 'checked' as const, quantity: checked }] : []), ...(carryOn > 0 ? [{ type: 'carry_on' as const, quantity: carryOn }] : [])];
 }
 
 const SERVICE_TYPES = { BAGGAGE: 'baggage', SEAT: 'seat', MEAL: 'meal' } as const;
