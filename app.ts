@@ -6,7 +6,7 @@
 import { setTimeout } from 'node:timers/promises';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AdminDeps } from './admin/commands.js';
 import type { AbusePolicy, Limit } from './authz/abuse-limits.js';
 import { ApiKeyVerifier } from './authz/api-key-verifier.js';
@@ -76,6 +76,12 @@ export interface ServiceOptions {
   onEmbeddedCrash?(error: Error): void;
   /** How long a pooled database connection may sit idle before it is closed (tests shorten it). */
   databaseIdleTimeoutMs?: number;
+  /**
+   * The database, already being opened: main.ts starts it before loading this module, so that the
+   * embedded database starts in its worker while the main thread loads the code. Absent: opened here.
+   * Either way, the service owns it and closes it.
+   */
+  databaseOpening?: Promise<Database>;
 }
 
 export interface Service {
@@ -114,24 +120,30 @@ export interface Service {
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolMax: config.databasePoolMax,
-    idleTimeoutMs: options.databaseIdleTimeoutMs,
-    onEmbeddedCrash: options.onEmbeddedCrash,
-  });
+  const db = await (options.databaseOpening ??
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolMax: config.databasePoolMax,
+      idleTimeoutMs: options.databaseIdleTimeoutMs,
+      onEmbeddedCrash: options.onEmbeddedCrash,
+      fromPreparedSchema: true,
+    }));
   let redis: Redis | undefined;
+  // Read, or on a fresh data directory generated (an RSA key pair, off the event loop), while the
+  // database is brought up to date.
+  const keysLoading = loadSigningKeys({ ...config, production: config.env === 'production' });
+  keysLoading.catch(() => undefined);
   try {
     await migrateToLatest(db.knex, config.databaseUrl);
     await seedReferenceData(db.knex);
     redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
 
-    const keys = await loadSigningKeys({ ...config, production: config.env === 'production' });
+    const keys = await keysLoading;
     const secrets = new SecretBox(keys.dataEncryptionKeys);
     const partners = new PartnerService(db.knex, { sandbox: config.sandbox });
     const partnerClients = new PartnerClientRegistry({ db: db.knex, clock, secrets, partners });
-    const messaging = messagingModule({ config, db, logger });
+    const messaging = await messagingModule({ config, db, logger });
     const shared: SharedPieces = {
       config,
       db,
@@ -152,7 +164,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const failedAuth = new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix });
     const signIn = signInModule(shared, { abusePolicy: options.abusePolicy, failedAuth });
     const offers = await offersModule(shared);
-    const cards = cardsModule(shared);
+    const cards = await cardsModule(shared);
     const bookings = bookingsModule(shared, { ...offers, paymentMethods: cards.paymentMethods, processor: cards.processor });
     const checkout = checkoutModule(shared, {
       ...offers,
@@ -161,7 +173,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       signIn: { codes: signIn.signInCodes, limits: signIn.signInLimits },
     });
     const identity = identityModule(shared, signIn);
-    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), identity, offers, checkout, cards, bookings, await demoAirlineModule(shared), demoTravelModule(shared, { partners })];
+    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), identity, offers, checkout, cards, bookings, await demoAirlineModule(shared), await demoTravelModule(shared, { partners })];
 
     const routes = capabilities.flatMap((capability) => capability.routes ?? []);
     // The authorization server and the tool endpoint are not in the route table: their documentation joins it.
@@ -295,6 +307,8 @@ const REDIS_FIRST_CONNECT_WAIT_MS = 2000;
  * that the budget is shared from the first request, but starts without Redis rather than not at all.
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  // Loaded only when configured: a development start has no Redis.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis error'));
   // Not events.once: it would reject on the first connection error, which ioredis retries by itself.

@@ -20,7 +20,9 @@
  * at 10 concurrent travelers against the sandboxes' own latency for the same calls; and the checkout
  * benchmark (checkout-bench.ts): the hosted checkout's weight, and the time from the checkout button's
  * click to its first step in Chromium against opening the checkout as a page of its own
- * (`npm run bench:checkout` runs it alone).
+ * (`npm run bench:checkout` runs it alone); and the start benchmark (start-bench.ts): `npm start` to
+ * /healthz on the embedded database, fresh and warm, and on PostgreSQL as in production, with the
+ * resident memory after each (`npm run bench:start` alone).
  *
  * Each server runs in its own process so that its CPU time per request can be read; autocannon drives
  * them with keep-alive connections in interleaved rounds. Each round measures every target back to back,
@@ -44,6 +46,7 @@ import { providerDOffers } from '../providers/flights/provider-d/normalizer.js';
 import { providerEOffers } from '../providers/flights/provider-e/normalizer.js';
 import { runBookingBench } from './booking-bench.js';
 import { runCheckoutBench } from './checkout-bench.js';
+import { printStartFigures, runStartBench } from './start-bench.js';
 import { printSummary, record, say } from './figures.js';
 import { cpuOf, median, startServer } from './servers.js';
 
@@ -287,4 +290,8 @@ try {
 
 await runBookingBench();
 await runCheckoutBench();
+say('');
+const starts = await runStartBench({ log: say });
+printStartFigures(starts, say);
+for (const figure of starts.figures) record(figure.name, figure.value, figure.unit, figure.goal);
 printSummary(process.env.DATABASE_URL ? 'PostgreSQL of DATABASE_URL' : 'the embedded database');

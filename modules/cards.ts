@@ -13,10 +13,7 @@ import { PaymentMethodService } from '../core/payment-methods/service.js';
 import type { CardVault, PaymentProcessor } from '../core/ports.js';
 import { CARD_TOOLS } from '../mcp/tools/index.js';
 import { StripeProcessor } from '../providers/payments/adapter.js';
-import { DEFAULT_SLOW_CARD_DELAY_MS, processorSandbox } from '../providers/payments/sandbox.js';
-import { IdempotencyKeys } from '../providers/payments/sandbox-idempotency.js';
 import { BasisTheoryVault } from '../providers/vault/adapter.js';
-import { SANDBOX_PROCESSOR_VAULT_KEY, sweepExpiredVaultSessions, vaultSandbox } from '../providers/vault/sandbox.js';
 import { STYLESHEET_PATH } from '../authz/pages/html.js';
 import { cardCaptureRoutes } from '../rest/routes/card-capture.js';
 import { paymentMethodRoutes } from '../rest/routes/payment-methods.js';
@@ -29,7 +26,7 @@ export interface Cards extends Capability {
   processor: PaymentProcessor | undefined;
 }
 
-export function cardsModule(shared: SharedPieces): Cards {
+export async function cardsModule(shared: SharedPieces): Promise<Cards> {
   const { config, db, clock, logger } = shared;
   const vault = cardVaultOf(config, logger);
   const processor = config.processor ? new StripeProcessor({ baseUrl: config.processor.url, apiKey: config.processor.apiKey }) : undefined;
@@ -38,12 +35,19 @@ export function cardsModule(shared: SharedPieces): Cards {
   const sandboxes: NonNullable<Capability['sandboxes']> = [];
   const ownPortApps: OwnPortApp[] = [];
   const sweepers: Sweeper[] = [];
+  // The sandboxes are loaded in sandbox mode only: a production start never reads their code.
   if (config.sandbox && config.vault?.port !== undefined) {
+    const { sweepExpiredVaultSessions, vaultSandbox } = await import('../providers/vault/sandbox.js');
     const app = vaultSandbox({ db: db.knex, clock, secrets: new SecretBox(vaultSandboxKeys(shared.keys.dataEncryptionKeys)), serviceKeys: [config.vault.apiKey], logger });
     ownPortApps.push({ name: 'card vault sandbox', portVariable: 'VAULT_PORT', port: config.vault.port, app });
     sweepers.push(() => sweepExpiredVaultSessions(db.knex, clock));
   }
   if (config.sandbox && config.processor && config.vault) {
+    const [{ DEFAULT_SLOW_CARD_DELAY_MS, processorSandbox }, { IdempotencyKeys }, { SANDBOX_PROCESSOR_VAULT_KEY }] = await Promise.all([
+      import('../providers/payments/sandbox.js'),
+      import('../providers/payments/sandbox-idempotency.js'),
+      import('../providers/vault/sandbox.js'),
+    ]);
     sandboxes.push(processorSandbox({ db: db.knex, clock, apiKeys: [config.processor.apiKey], vaultUrl: config.vault.url, vaultKey: SANDBOX_PROCESSOR_VAULT_KEY }));
     // The sandbox's own lifetime rule; the abandonment window does not matter to a sweep.
     const keys = new IdempotencyKeys({ db: db.knex, clock, abandonedAfterMs: DEFAULT_SLOW_CARD_DELAY_MS + 30_000 });

@@ -7,13 +7,14 @@
  * partner at all), and a service whose demo nobody opens makes no keys.
  */
 import type { PartnerService } from '../core/partners/service.js';
-import { demoTravelApp, type DemoTravelKeys } from '../demo/travel/app.js';
-import { ensureDemoTravelPartner } from '../seeds/demo-travel-partner.js';
+import type { DemoTravelKeys } from '../demo/travel/app.js';
 import type { Capability, SharedPieces } from './capability.js';
 
-export function demoTravelModule(shared: SharedPieces, pieces: { partners: PartnerService }): Capability {
+export async function demoTravelModule(shared: SharedPieces, pieces: { partners: PartnerService }): Promise<Capability> {
   const { config } = shared;
   if (!config.sandbox || !config.demoTravel) return {};
+  // Loaded only when served: a production start never reads the demo's code.
+  const [{ demoTravelApp }, { ensureDemoTravelPartner }] = await Promise.all([import('../demo/travel/app.js'), import('../seeds/demo-travel-partner.js')]);
   const origin = config.demoTravel.url;
   let pending: Promise<DemoTravelKeys> | undefined;
   const keys = {

@@ -2,6 +2,7 @@
  * Flights: the five providers' adapters (or their sandboxes), offers made from their native formats,
  * flight search through provider_d, the REST routes and the agent tools on them.
  */
+import type Router from '@koa/router';
 import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { FlightProvider } from '../core/flights/flight-provider.js';
@@ -10,21 +11,17 @@ import { FlightSearchService } from '../core/flights/flight-search.js';
 import { OfferService } from '../core/flights/offers.js';
 import { ProviderCatalog } from '../core/flights/provider-catalog.js';
 import { OFFER_TOOLS } from '../mcp/tools/index.js';
+import type { FlightSandboxDeps } from '../providers/flights/sandbox-orders.js';
 import { ProviderAAdapter } from '../providers/flights/provider-a/adapter.js';
 import { providerAOffers } from '../providers/flights/provider-a/normalizer.js';
-import { providerASandbox } from '../providers/flights/provider-a/sandbox.js';
 import { ProviderBAdapter } from '../providers/flights/provider-b/adapter.js';
 import { providerBOffers } from '../providers/flights/provider-b/normalizer.js';
-import { providerBSandbox } from '../providers/flights/provider-b/sandbox.js';
 import { ProviderCAdapter } from '../providers/flights/provider-c/adapter.js';
 import { providerCOffers } from '../providers/flights/provider-c/normalizer.js';
-import { providerCSandbox } from '../providers/flights/provider-c/sandbox.js';
 import { ProviderDAdapter } from '../providers/flights/provider-d/adapter.js';
 import { providerDOffers } from '../providers/flights/provider-d/normalizer.js';
-import { providerDSandbox } from '../providers/flights/provider-d/sandbox.js';
 import { ProviderEAdapter } from '../providers/flights/provider-e/adapter.js';
 import { providerEOffers } from '../providers/flights/provider-e/normalizer.js';
-import { providerESandbox } from '../providers/flights/provider-e/sandbox.js';
 import { flightProviderRoutes } from '../rest/routes/flight-providers.js';
 import { offerRoutes } from '../rest/routes/offers.js';
 import type { Capability, SharedPieces } from './capability.js';
@@ -66,11 +63,21 @@ export async function offersModule(shared: SharedPieces): Promise<Offers> {
     routes: [...flightProviderRoutes({ providers }), ...offerRoutes({ offers })],
     tools: OFFER_TOOLS,
     toolServices: { offers, flightSearch, providers },
-    sandboxes: config.sandbox
-      ? [providerASandbox(sandboxDeps), providerBSandbox(sandboxDeps), providerCSandbox(sandboxDeps), providerDSandbox(sandboxDeps), providerESandbox(sandboxDeps)]
-      : [],
+    sandboxes: config.sandbox ? await flightSandboxes(sandboxDeps) : [],
     sweepers: [() => flightSearch.sweepExpired()],
   };
+}
+
+/** Sandbox mode only: loaded then, so that a production start never reads the sandboxes' code and catalogs. */
+async function flightSandboxes(deps: FlightSandboxDeps): Promise<Router[]> {
+  const [a, b, c, d, e] = await Promise.all([
+    import('../providers/flights/provider-a/sandbox.js'),
+    import('../providers/flights/provider-b/sandbox.js'),
+    import('../providers/flights/provider-c/sandbox.js'),
+    import('../providers/flights/provider-d/sandbox.js'),
+    import('../providers/flights/provider-e/sandbox.js'),
+  ]);
+  return [a.providerASandbox(deps), b.providerBSandbox(deps), c.providerCSandbox(deps), d.providerDSandbox(deps), e.providerESandbox(deps)];
 }
 
 /** The adapters of the flight providers whose systems are configured (or sandboxed). */

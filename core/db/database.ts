@@ -5,6 +5,8 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { startEmbeddedPostgres } from './embedded.js';
+import { migrateToLatest } from './migrate.js';
+import { schemaImage } from './schema-image.js';
 
 // int8 (counts, sums) as JavaScript numbers: every bigint we read fits in 2^53. numeric stays a string,
 // which is what money needs.
@@ -23,6 +25,12 @@ export interface DatabaseOptions {
   idleTimeoutMs?: number | undefined;
   /** Called if the embedded database dies while the process runs. */
   onEmbeddedCrash?(error: Error): void;
+  /**
+   * A new embedded database starts as a copy of the prepared, already-migrated schema (schema-image.ts),
+   * made on first use, instead of running initdb and every migration: seconds saved on each fresh start.
+   * Without it, a new embedded database starts empty.
+   */
+  fromPreparedSchema?: boolean;
 }
 
 export interface Database {
@@ -48,7 +56,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { knex, embedded: false, close: once(() => knex.destroy()) };
   }
 
-  const server = await startEmbeddedPostgres(options.dataDir, { onCrash: options.onEmbeddedCrash });
+  const server = await startEmbeddedPostgres(options.dataDir, {
+    onCrash: options.onEmbeddedCrash,
+    ...(options.fromPreparedSchema ? { initialImage: () => schemaImage(buildSchema) } : {}),
+  });
   const knex = knexFactory({
     client: 'pg',
     connection: { host: server.socketDir, port: server.port, user: 'postgres', database: 'postgres' },
@@ -73,6 +84,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     }),
   };
+}
+
+/** Fills `dataDir` with a new embedded database holding every migration, and stops it cleanly. */
+async function buildSchema(dataDir: string): Promise<void> {
+  const db = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 1 });
+  try {
+    await migrateToLatest(db.knex);
+  } finally {
+    await db.close();
+  }
 }
 
 /** Forgets everything the shared PGlite session holds (statements, settings, locks, temporary tables). */

@@ -6,18 +6,21 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { releaseUnusedMemory } from '../memory.js';
 
 interface WorkerInput {
   pgDataDir: string;
   socketPath: string;
+  /** PostgreSQL settings (`name=value`), given on its command line after PGlite's own. */
+  settings: string[];
 }
 
-const { pgDataDir, socketPath } = workerData as WorkerInput;
+const { pgDataDir, socketPath, settings } = workerData as WorkerInput;
 const port = parentPort;
 if (!port) throw new Error('embedded-worker must run in a worker thread');
 
 try {
-  const db = await PGlite.create({ dataDir: pgDataDir });
+  const db = await PGlite.create({ dataDir: pgDataDir, startParams: [...PGlite.defaultStartParams, ...settings.flatMap((setting) => ['-c', setting])] });
   // The service connects with a pool of exactly one: pglite-socket connections share one backend session.
   const server = new PGLiteSocketServer({ db, path: socketPath });
   await server.start();
@@ -32,6 +35,9 @@ try {
     }
   });
   port.postMessage({ ready: true });
+  // Starting PGlite filled this thread's heap with what only the start needed. The main thread is
+  // usually still loading the service's code: nobody waits for this.
+  releaseUnusedMemory();
 } catch (error) {
   port.postMessage({ error: error instanceof Error ? error.message : String(error) });
 }
