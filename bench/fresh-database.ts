@@ -14,8 +14,9 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-export async function freshDatabase(baseUrl: string): Promise<FreshDatabase> {
-  const name = `${benchDatabaseName(baseUrl)}_bookings_${randomBytes(3).toString('hex')}`.toLowerCase();
+/** `stem`: the new database's name before its random ending; by default the bench database's, `_bookings`. */
+export async function freshDatabase(baseUrl: string, stem = `${benchDatabaseName(baseUrl)}_bookings`): Promise<FreshDatabase> {
+  const name = `${stem}_${randomBytes(3).toString('hex')}`.toLowerCase();
   const server = new URL(baseUrl);
   server.pathname = '/postgres';
   await onServer(server.href, `CREATE DATABASE "${name.replaceAll('"', '""')}"`);

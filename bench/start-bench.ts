@@ -29,8 +29,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
-import pg from 'pg';
 import type { Figure } from './figures.js';
+import { freshDatabase } from './fresh-database.js';
 import { median } from './servers.js';
 
 export interface StartFigures {
@@ -251,26 +251,11 @@ async function withDataDir<T>(run: (dataDir: string) => Promise<T>): Promise<T> 
 
 /** A database made for one start on the server of `serverUrl`, dropped after it. */
 async function onFreshDatabase<T>(serverUrl: string, run: (url: string) => Promise<T>): Promise<T> {
-  const name = `tp_start_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new URL(serverUrl);
-  admin.pathname = '/postgres';
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await onServer(admin.href, `CREATE DATABASE ${name}`);
+  const database = await freshDatabase(serverUrl, 'tp_start_bench');
   try {
-    return await run(url.href);
+    return await run(database.url);
   } finally {
-    await onServer(admin.href, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }
-}
-
-async function onServer(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
+    await database.drop();
   }
 }
 
