@@ -14,37 +14,9 @@ import { checkAmounts } from './offer-checks.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, PricingResult, SeatMap } from './offer-schemas.js';
+import { normalized, present, presentJson, stored, WITHOUT_RAW, type Columns, type OfferRow, type ReachedRow, type StoredJsonRow } from './offer-rows.js';
 import { offersReachedBy, ownerColumns, type Owner } from './owner.js';
 import type { ProviderCatalog } from './provider-catalog.js';
-
-interface OfferRow {
-  id: string;
-  provider_id: string;
-  provider_offer_id: string | null;
-  priced_at: Date | null;
-  user_id: string | null;
-  offer: StoredOffer;
-  raw_offer: Record<string, unknown>;
-  expires_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** What every read of an offer needs to decide whether the caller reaches it and whether it expired. */
-type ReachedRow = Pick<OfferRow, 'id' | 'user_id' | 'expires_at' | 'created_at' | 'updated_at'>;
-
-/** The offer's stored JSON as text (`offer_json`, see stored()), and the provider's own. */
-interface StoredJsonRow extends ReachedRow {
-  offer_json: string;
-  raw_json: string;
-}
-
-type Columns = (string | Knex.Raw)[];
-
-/** The offer column: see stored(). */
-type StoredOffer = Omit<Offer, 'raw_offer' | 'id' | 'created_at' | 'updated_at'>;
-
-const WITHOUT_RAW = ['id', 'user_id', 'expires_at', 'created_at', 'updated_at', 'offer'];
 
 export interface BookableOffer {
   id: string;
@@ -170,13 +142,7 @@ export class OfferService {
    * normalized when it entered, so a read neither parses it into objects nor serializes them again.
    */
   async getJson(owner: Owner, providerId: string, offerId: string): Promise<string> {
-    const row = await this.#row<StoredJsonRow>(owner, providerId, offerId, { columns: this.#storedJson });
-    // An offer kept before the column left out what is ours (jsonb writes the shortest key, "id", first).
-    if (row.offer_json.startsWith('{"id"')) {
-      return JSON.stringify(present({ ...row, offer: JSON.parse(row.offer_json), raw_offer: JSON.parse(row.raw_json) }));
-    }
-    const ours = `{"id":${JSON.stringify(row.id)},"created_at":"${row.created_at.toISOString()}","updated_at":"${row.updated_at.toISOString()}"`;
-    return `${ours},${row.offer_json.slice(1, -1)},"raw_offer":${row.raw_json}}`;
+    return presentJson(await this.#row<StoredJsonRow>(owner, providerId, offerId, { columns: this.#storedJson }));
   }
 
   /** The offer without the provider's own (`raw_offer`), which is then not even read: what an agent is shown. */
@@ -388,27 +354,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `now`, or a millisecond after `previous` when the clock has not moved (so every write changes the row's version). */
 function laterThan(now: Date, previous: Date): Date {
   return now > previous ? now : new Date(previous.getTime() + 1);
-}
-
-/** The offer as it is answered: ours (id, times), the stored offer, and the provider's own. */
-function present(row: Pick<OfferRow, 'id' | 'offer' | 'raw_offer' | 'created_at' | 'updated_at'>): Offer {
-  return { ...normalized(row), raw_offer: row.raw_offer };
-}
-
-function normalized(row: Pick<OfferRow, 'id' | 'offer' | 'created_at' | 'updated_at'>): Offer {
-  const ours = { id: row.id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
-  // Ours first, as getJson writes them, and again after the stored offer: one kept before stored() left
-  // them out still has the provider's id and times.
-  return { ...ours, ...row.offer, ...ours };
-}
-
-/**
- * What the offer column keeps: the normalized offer without what is kept beside it (`raw_offer`) or is
- * ours (`id`, the times: present() and getJson() add them), so that getJson can send it as it is.
- */
-function stored(offer: Offer): StoredOffer {
-  const { raw_offer: _raw, id: _id, created_at: _created, updated_at: _updated, ...rest } = offer;
-  return rest;
 }
 
 function expired(expiresAt: string): GoneError {

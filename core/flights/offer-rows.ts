@@ -1,0 +1,65 @@
+/**
+ * An offer as the `offers` table keeps it, and as it is answered from there. The offer column keeps the
+ * normalized offer without what is ours (id, times) or kept beside it (`raw_offer`), so that a read can
+ * send it as stored, as JSON text (presentJson), without parsing it into objects and serializing them again.
+ */
+import type { Knex } from 'knex';
+import type { Offer } from './offer-schemas.js';
+
+export interface OfferRow {
+  id: string;
+  provider_id: string;
+  provider_offer_id: string | null;
+  priced_at: Date | null;
+  user_id: string | null;
+  offer: StoredOffer;
+  raw_offer: Record<string, unknown>;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What every read of an offer needs to decide whether the caller reaches it and whether it expired. */
+export type ReachedRow = Pick<OfferRow, 'id' | 'user_id' | 'expires_at' | 'created_at' | 'updated_at'>;
+
+/** The offer's stored JSON as text (`offer_json`), and the provider's own. */
+export interface StoredJsonRow extends ReachedRow {
+  offer_json: string;
+  raw_json: string;
+}
+
+export type Columns = (string | Knex.Raw)[];
+
+/** The offer column: see stored(). */
+export type StoredOffer = Omit<Offer, 'raw_offer' | 'id' | 'created_at' | 'updated_at'>;
+
+/** The columns of a read that leaves the provider's own offer out. */
+export const WITHOUT_RAW = ['id', 'user_id', 'expires_at', 'created_at', 'updated_at', 'offer'];
+
+/** The offer as it is answered: ours (id, times), the stored offer, and the provider's own. */
+export function present(row: Pick<OfferRow, 'id' | 'offer' | 'raw_offer' | 'created_at' | 'updated_at'>): Offer {
+  return { ...normalized(row), raw_offer: row.raw_offer };
+}
+
+export function normalized(row: Pick<OfferRow, 'id' | 'offer' | 'created_at' | 'updated_at'>): Offer {
+  const ours = { id: row.id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  // Ours first, as presentJson writes them, and again after the stored offer: one kept before stored()
+  // left them out still has the provider's id and times.
+  return { ...ours, ...row.offer, ...ours };
+}
+
+/** present() as JSON text, made of the stored JSON as it is. */
+export function presentJson(row: StoredJsonRow): string {
+  // An offer kept before the column left out what is ours (jsonb writes the shortest key, "id", first).
+  if (row.offer_json.startsWith('{"id"')) {
+    return JSON.stringify(present({ ...row, offer: JSON.parse(row.offer_json), raw_offer: JSON.parse(row.raw_json) }));
+  }
+  const ours = `{"id":${JSON.stringify(row.id)},"created_at":"${row.created_at.toISOString()}","updated_at":"${row.updated_at.toISOString()}"`;
+  return `${ours},${row.offer_json.slice(1, -1)},"raw_offer":${row.raw_json}}`;
+}
+
+/** What the offer column keeps: the normalized offer without what is kept beside it or is ours. */
+export function stored(offer: Offer): StoredOffer {
+  const { raw_offer: _raw, id: _id, created_at: _created, updated_at: _updated, ...rest } = offer;
+  return rest;
+}
