@@ -19,7 +19,7 @@ import { toMinorUnits } from '../core/money/money.js';
 import { intentRecord } from './helpers/bookings.js';
 import { latestCode } from './helpers/browser.js';
 import { bookingsOfSession } from './helpers/checkout.js';
-import { tabTo } from './helpers/checkout-browser.js';
+import { tabTo, typeInTurn } from './helpers/checkout-browser.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { checkoutFrame, dialogOf, focusOf, openCheckout, openShop, waitForExits, waitForSessions, type DemoPage, type DemoWindow } from './helpers/demo-travel.js';
 import { jsonOf } from './helpers/http.js';
@@ -277,11 +277,7 @@ test.serial('by keyboard alone on Demo Travel: Tab to the button, Enter, then si
   await keys.type('Female');
   if (await frame.locator('#p0-passport').isVisible()) {
     await tabTo(page, inCheckout, '#p0-passport');
-    await keys.type('533401372');
-    await keys.press('Tab');
-    await keys.type('GB');
-    await keys.press('Tab');
-    await keys.type('05012034');
+    await typeInTurn(page, ['533401372', 'GB', '05012034']);
   }
   await tabTo(page, inCheckout, '#phone');
   await keys.type('+447700900123');
@@ -307,11 +303,7 @@ test.serial('by keyboard alone on Demo Travel: Tab to the button, Enter, then si
   await frame.getByRole('heading', { name: 'Payment' }).waitFor();
   await frame.frameLocator('iframe[title="Card details"]').locator('#number').waitFor();
   await tabTo(page, inVault, '#number');
-  await keys.type('4242 4242 4242 4242');
-  await keys.press('Tab');
-  await keys.type('12/34');
-  await keys.press('Tab');
-  await keys.type('123');
+  await typeInTurn(page, ['4242 4242 4242 4242', '12/34', '123']);
   await tabTo(page, inCheckout, '#save-card');
   await keys.press('Enter');
 

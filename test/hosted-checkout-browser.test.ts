@@ -17,7 +17,7 @@ import { toMinorUnits } from '../core/money/money.js';
 import { intentRecord } from './helpers/bookings.js';
 import { latestCode } from './helpers/browser.js';
 import { bookingsOfSession, checkoutApi, checkoutPartner, openCheckout, type CheckoutPartner, type OpenedCheckout } from './helpers/checkout.js';
-import { AMEX, bookInFrame, tabTo, checkoutFits, checkoutFrame, checkoutFrameOf, DECLINED, messagesOf, partnerPages, VISA, vaultFrame, type PartnerPages } from './helpers/checkout-browser.js';
+import { AMEX, bookInFrame, tabTo, typeInTurn, checkoutFits, checkoutFrame, checkoutFrameOf, DECLINED, messagesOf, partnerPages, VISA, vaultFrame, type PartnerPages } from './helpers/checkout-browser.js';
 import { CHROMIUM_MISSING, launchChromium } from './helpers/chromium.js';
 import { jsonOf } from './helpers/http.js';
 import { uniqueEmail } from './helpers/oauth.js';
@@ -357,11 +357,7 @@ test.serial('by keyboard alone: sign in, a passenger, a new card in the vault’
   await tabTo(page, inCheckout, '#p0-gender');
   await keys.type(passenger.gender === 'male' ? 'Male' : 'Female');
   await tabTo(page, inCheckout, '#p0-passport');
-  await keys.type('533401372');
-  await keys.press('Tab');
-  await keys.type('GB');
-  await keys.press('Tab');
-  await keys.type('05012034');
+  await typeInTurn(page, ['533401372', 'GB', '05012034']);
   await tabTo(page, inCheckout, '#phone');
   await keys.type('+447700900123');
   await keys.press('Enter');
@@ -376,11 +372,7 @@ test.serial('by keyboard alone: sign in, a passenger, a new card in the vault’
   await frame.getByRole('heading', { name: 'Payment' }).waitFor();
   await vaultFrame(page).locator('#number').waitFor();
   await tabTo(page, inVault, '#number');
-  await keys.type(AMEX.number);
-  await keys.press('Tab');
-  await keys.type(AMEX.expiry);
-  await keys.press('Tab');
-  await keys.type(AMEX.cvc);
+  await typeInTurn(page, [AMEX.number, AMEX.expiry, AMEX.cvc]);
   await tabTo(page, inCheckout, '#save-card');
   await keys.press('Enter');
 

@@ -201,3 +201,11 @@ export async function tabTo(page: Page, frameOf: () => Frame, selector: string, 
   }
   throw new Error(`Tab never reached ${selector}`);
 }
+
+/** Types each value into the field that has the focus, then Tab to the next: a run of fields by keyboard. */
+export async function typeInTurn(page: Page, values: string[]): Promise<void> {
+  for (const [index, value] of values.entries()) {
+    if (index > 0) await page.keyboard.press('Tab');
+    await page.keyboard.type(value);
+  }
+}
