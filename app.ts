@@ -35,10 +35,6 @@ import type { Mailer, SmsSender } from './core/ports.js';
 import { UserService } from './core/users/service.js';
 import { TOOL_ENDPOINT_PATH, toolEndpoint, type AgentLimits } from './mcp/endpoint.js';
 import type { Tool, ToolServices } from './mcp/tool.js';
-import { ProtocolHandler } from './mcp/protocol-handler.js';
-import { ConfirmationPrompts } from './mcp/purchase-confirmation.js';
-import { confirmationStateCodec } from './mcp/request-state.js';
-import { ToolServers } from './mcp/tool-server.js';
 import { accountsModule } from './modules/accounts.js';
 import { bookingsModule } from './modules/bookings.js';
 import { cardsModule } from './modules/cards.js';
@@ -282,21 +278,50 @@ export async function createService(config: Config, options: ServiceOptions = {}
 /**
  * The agent tool endpoint. Its tokens carry its own URL as audience (RFC 8707): a token for the REST API
  * does not open it, nor one of its tokens the REST API.
+ *
+ * The MCP SDK behind it (some 900 KB of code, and the zod schemas it builds as it loads) and the tool
+ * servers load on the endpoint's first request rather than at every start, many of which never serve it.
  */
 function buildToolEndpoint(deps: { shared: SharedPieces; tools: Tool[]; services: ToolServices; limits: AgentLimits }): Middleware {
   const { config, keys, clock, logger } = deps.shared;
   const resourceUrl = `${config.baseUrl}${TOOL_ENDPOINT_PATH}`;
-  // The state of a purchase awaiting confirmation is signed with a key every instance derives alike.
-  const confirmations = new ConfirmationPrompts(confirmationStateCodec(keys.cookieKeys[0] as string));
-  const servers = new ToolServers(deps.tools, { services: deps.services, logger, docsOrigin: new URL(config.baseUrl).origin, confirmations });
-  return toolEndpoint({
-    servers,
-    protocol: new ProtocolHandler(servers, logger),
-    tokens: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: config.authUrl, audiences: [resourceUrl], clock }),
-    limits: deps.limits,
-    resourceUrl,
-    scopes: [...new Set(deps.tools.flatMap((tool) => tool.scopes))],
-  });
+  const load = async (): Promise<Middleware> => {
+    const [{ ConfirmationPrompts }, { confirmationStateCodec }, { ToolServers }, { ProtocolHandler }] = await Promise.all([
+      import('./mcp/purchase-confirmation.js'),
+      import('./mcp/request-state.js'),
+      import('./mcp/tool-server.js'),
+      import('./mcp/protocol-handler.js'),
+    ]);
+    // The state of a purchase awaiting confirmation is signed with a key every instance derives alike.
+    const confirmations = new ConfirmationPrompts(confirmationStateCodec(keys.cookieKeys[0] as string));
+    const servers = new ToolServers(deps.tools, { services: deps.services, logger, docsOrigin: new URL(config.baseUrl).origin, confirmations });
+    return toolEndpoint({
+      servers,
+      protocol: new ProtocolHandler(servers, logger),
+      tokens: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: config.authUrl, audiences: [resourceUrl], clock }),
+      limits: deps.limits,
+      resourceUrl,
+      scopes: [...new Set(deps.tools.flatMap((tool) => tool.scopes))],
+    });
+  };
+  let endpoint: Middleware | undefined;
+  let loading: Promise<Middleware> | undefined;
+  // Not an async function: once loaded, every request of the service passes through here, and pays no
+  // promise of its own.
+  return function serveToolsOnceLoaded(ctx, next) {
+    if (endpoint) return endpoint(ctx, next);
+    // Until then, every other request passes by without loading it (the endpoint makes the same check).
+    if (ctx.path.replace(/\/+$/, '') !== TOOL_ENDPOINT_PATH) return next();
+    loading ??= load().catch((error: unknown) => {
+      // A failed load (a broken install) is tried again by the next request rather than remembered.
+      loading = undefined;
+      throw error;
+    });
+    return loading.then((loaded) => {
+      endpoint = loaded;
+      return loaded(ctx, next);
+    });
+  };
 }
 
 const REDIS_FIRST_CONNECT_WAIT_MS = 2000;

@@ -3,17 +3,24 @@
  * the demo partner in sandbox mode, and a graceful stop on SIGTERM/SIGINT.
  */
 import http from 'node:http';
-import module from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { startAdminSocket } from './admin/socket.js';
 import type { Service } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase } from './core/db/database.js';
-import { DataDirectoryLockedError } from './core/db/lock.js';
-import { createLogger } from './core/logger.js';
-import { releaseUnusedMemory } from './core/memory.js';
-import { demoCredentialsPath, ensureDemoPartner } from './seeds/demo-partner.js';
-import { stopServer } from './shutdown.js';
+import type { Config } from './config.js';
+import { applyV8Settings, enableCompileCache } from './core/runtime.js';
+import type * as demoPartner from './seeds/demo-partner.js';
+
+const MEMORY_RELEASE_DELAY_MS = 1000;
+
+// First, before any other module loads (hence the dynamic imports below): V8's settings, then Node's
+// compile cache, which keeps V8's compiled code of every module on disk, so that later starts skip
+// compiling some 1,700 of them.
+applyV8Settings();
+enableCompileCache();
+
+const { ConfigError, loadConfig } = await import('./config.js');
+const { openDatabase } = await import('./core/db/database.js');
+const { DataDirectoryLockedError } = await import('./core/db/lock.js');
+const { createLogger } = await import('./core/logger.js');
 
 async function start(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -30,12 +37,18 @@ async function start(config: Config): Promise<void> {
   });
   // Its failure (a locked data directory) is awaited and reported by createService, after the import.
   database.catch(() => undefined);
-  // Node's compile cache keeps V8's compiled code of the modules loaded from here on (nearly all of them)
-  // on disk, so that later starts skip compiling them (Node 22.1 and later; not in @types/node 20).
-  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // The worker thread is a lock and a few callbacks away, and loading modules does not yield to them:
+  // it is let start before this thread loads the service's code.
+  await new Promise((resolve) => setImmediate(resolve));
   // Loaded once the configuration is known good: a bad variable stops the process with its one line,
   // before any library prints notices of its own (oidc-provider warns about Node.js 20 at import).
-  const app = await import('./app.js').catch(async (error: unknown) => {
+  const [app, { startAdminSocket }, { releaseUnusedMemory }, seeds, { stopServer }] = await Promise.all([
+    import('./app.js'),
+    import('./admin/socket.js'),
+    import('./core/memory.js'),
+    import('./seeds/demo-partner.js'),
+    import('./shutdown.js'),
+  ]).catch(async (error: unknown) => {
     // The database's worker would keep the process alive.
     await database.then((db) => db.close()).catch(() => undefined);
     throw error;
@@ -52,7 +65,7 @@ async function start(config: Config): Promise<void> {
     await listen(server, config.port, config.host, 'PORT');
     for (const { own, server: ownServer } of ownPortServers) await listen(ownServer, own.port, config.host, own.portVariable);
     if (service.db.embedded) admin = await startAdminSocket(config.dataDir, service.admin, logger);
-    if (config.sandbox) await announceDemoPartner(service, config);
+    if (config.sandbox) await announceDemoPartner(service, config, seeds);
   } catch (error) {
     server.close();
     for (const { server: ownServer } of ownPortServers) ownServer.close();
@@ -68,8 +81,9 @@ async function start(config: Config): Promise<void> {
     .recover()
     .then((recovered) => recovered > 0 && logger.info({ recovered }, 'bookings recovered'))
     .catch((error: unknown) => logger.warn({ err: error }, 'recovery pass failed'))
-    // The start's work is done: what it needed goes back to the system.
-    .finally(releaseUnusedMemory);
+    // The start's work is done: what it needed goes back to the system, a moment later, so that the
+    // collection (tens of ms of a blocked thread) does not hold up the first requests.
+    .finally(() => setTimeout(releaseUnusedMemory, MEMORY_RELEASE_DELAY_MS).unref());
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -105,15 +119,15 @@ async function listen(server: http.Server, port: number, host: string, variable:
 }
 
 /** The demo key goes to stderr, for the person starting the service: stdout carries JSON log lines. */
-async function announceDemoPartner(service: Service, config: Config): Promise<void> {
-  const demo = await ensureDemoPartner(service.partners, config.dataDir);
+async function announceDemoPartner(service: Service, config: Config, seeds: typeof demoPartner): Promise<void> {
+  const demo = await seeds.ensureDemoPartner(service.partners, config.dataDir);
   if (!demo) return;
   console.error(
     [
       '',
       'Sandbox demo partner created. Its API key is shown this once:',
       `  x-api-key: ${demo.api_key}`,
-      `It is also kept in ${demoCredentialsPath(config.dataDir)}.`,
+      `It is also kept in ${seeds.demoCredentialsPath(config.dataDir)}.`,
       `Try: curl -H "x-api-key: ${demo.api_key}" ${config.baseUrl}/v1/flights/providers/provider_a/capabilities`,
       '',
     ].join('\n'),
@@ -127,3 +141,4 @@ try {
   console.error(known ? (error as Error).message : `The service could not start: ${(error as Error).stack ?? String(error)}`);
   process.exitCode = known ? 2 : 1;
 }
+

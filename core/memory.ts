@@ -4,7 +4,8 @@
  * half empty; V8 shrinks them only after the process has sat idle a good while. One memory-reducing
  * collection once the start's work is done returns them at once (about 40 MB a thread on Node 24; Node
  * 20's V8 does not shrink them for it). V8 offers that collection only through its `gc` extension:
- * enabled here, it is seen by a context of its own alone, never by the service's code.
+ * enabled here (or earlier, by main.ts: see runtime.ts), it is seen by a context of its own alone, never by
+ * the service's code.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';

@@ -2,10 +2,9 @@
  * The one way the service reaches its data: knex with the `pg` client, either to the server of
  * DATABASE_URL with a normal pool, or to the embedded PostgreSQL with a pool of exactly one connection.
  */
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import pg from 'pg';
 import { startEmbeddedPostgres } from './embedded.js';
-import { migrateToLatest } from './migrate.js';
 import { schemaImage } from './schema-image.js';
 
 // int8 (counts, sums) as JavaScript numbers: every bigint we read fits in 2^53. numeric stays a string,
@@ -15,6 +14,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 // `timestamp` without time zone holds airport-local times (a booking's departure): kept as their text.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (value: string) => value);
+
+/**
+ * knex (some 330 modules with lodash) loads on the first open, not with this module: the service's start
+ * then launches the embedded database's worker thread first, and loads knex while PGlite starts in it.
+ */
+async function loadKnex() {
+  return (await import('knex')).default;
+}
 
 export interface DatabaseOptions {
   /** A postgres:// URL; absent means the embedded PostgreSQL in `dataDir`. */
@@ -45,6 +52,7 @@ export interface Database {
 // itself in front of PostgreSQL's message: withoutSql takes it back out.
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
+    const knexFactory = await loadKnex();
     const knex = knexFactory({
       client: 'pg',
       connection: { connectionString: options.databaseUrl, keepAlive: true },
@@ -56,10 +64,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { knex, embedded: false, close: once(() => knex.destroy()) };
   }
 
-  const server = await startEmbeddedPostgres(options.dataDir, {
+  const starting = startEmbeddedPostgres(options.dataDir, {
     onCrash: options.onEmbeddedCrash,
     ...(options.fromPreparedSchema ? { initialImage: () => schemaImage(buildSchema) } : {}),
   });
+  // Awaited below: its failure (a locked directory) must not count as unhandled while knex loads.
+  starting.catch(() => undefined);
+  // The worker thread is a lock and a few callbacks away; loading modules does not yield to them, so the
+  // worker is let start first, and PGlite starts in it while this thread loads knex.
+  await new Promise((resolve) => setImmediate(resolve));
+  const [knexFactory, server] = await Promise.all([
+    loadKnex().catch(async (error: unknown) => {
+      await starting.then((started) => started.stop()).catch(() => undefined);
+      throw error;
+    }),
+    starting,
+  ]);
   const knex = knexFactory({
     client: 'pg',
     connection: { host: server.socketDir, port: server.port, user: 'postgres', database: 'postgres' },
@@ -88,7 +108,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /** Fills `dataDir` with a new embedded database holding every migration, and stops it cleanly. */
 async function buildSchema(dataDir: string): Promise<void> {
-  const db = await openDatabase({ databaseUrl: undefined, dataDir, poolMax: 1 });
+  const [db, { migrateToLatest }] = await Promise.all([openDatabase({ databaseUrl: undefined, dataDir, poolMax: 1 }), import('./migrate.js')]);
   try {
     await migrateToLatest(db.knex);
   } finally {

@@ -4,9 +4,8 @@
  * the HTTP event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { releaseUnusedMemory } from '../memory.js';
+import { applyV8Settings, enableCompileCache } from '../runtime.js';
 
 interface WorkerInput {
   pgDataDir: string;
@@ -18,6 +17,11 @@ interface WorkerInput {
 const { pgDataDir, socketPath, settings } = workerData as WorkerInput;
 const port = parentPort;
 if (!port) throw new Error('embedded-worker must run in a worker thread');
+
+// Before PGlite loads (hence its dynamic import): see runtime.ts.
+applyV8Settings();
+enableCompileCache();
+const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]);
 
 try {
   const db = await PGlite.create({ dataDir: pgDataDir, startParams: [...PGlite.defaultStartParams, ...settings.flatMap((setting) => ['-c', setting])] });

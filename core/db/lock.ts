@@ -34,7 +34,12 @@ export interface DirectoryLock {
 export async function lockDataDirectory(dataDir: string): Promise<DirectoryLock> {
   const address = lockAddress(dataDir);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const server = net.createServer((socket) => socket.end(JSON.stringify({ pid: process.pid })));
+    const server = net.createServer((socket) => {
+      // An asker that goes away without reading the answer (its process busy, then exiting) resets the
+      // connection: nothing of ours failed, and unhandled, that error would stop the service.
+      socket.on('error', () => undefined);
+      socket.end(JSON.stringify({ pid: process.pid }));
+    });
     try {
       await listen(server, address);
       // The lock must not keep the process alive on its own.

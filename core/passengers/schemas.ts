@@ -1,9 +1,10 @@
 /**
  * Saved passengers and their identity documents (specification: Passenger, IdentityDocument): one truth
  * for REST, the agent tools and the OpenAPI document. Country codes are checked against ISO 3166-1 data
- * (i18n-iso-countries), not a list of ours.
+ * (i18n-iso-countries), not a list of ours: its codes alone, without the country names in some 80
+ * languages its main entry point loads at import (half a megabyte for a check that needs none of them).
  */
-import countries from 'i18n-iso-countries';
+import countries from 'i18n-iso-countries/index.js';
 import { z } from 'zod';
 import { CalendarDate, PersonName as Name, Text } from '../validation.js';
 
