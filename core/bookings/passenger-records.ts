@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { OrderPassenger, OrderRequest } from '../flights/flight-provider.js';
 import type { BookingPlan } from './booking-plan.js';
-import { documentsContext } from './saga.js';
+import { documentsContext } from './stored-parts.js';
 import type { NewPassengerRow, NewSeatRow } from './store.js';
 
 /** The rows of the plan's passengers and seats, for store.insertBooking. */

@@ -4,7 +4,9 @@
  * booking's lease) before the next one starts, and each is safe to repeat: the processor's calls carry
  * idempotency keys derived from the booking, and the provider dedupes an order on our booking id. So a
  * booking left between steps by a process that died is driven on by any instance from where it stopped:
- * nothing is charged twice, nothing is charged without an order.
+ * nothing is charged twice, nothing is charged without an order. For the same reason the steps between
+ * the insert and rest do not wait for the disk (a database that crashes loses at most steps that are
+ * taken again); the write that brings the booking to rest does, before it is answered.
  *
  * Compensation: a failure before the order exists voids the authorization; a failure after it cancels
  * the order too (and refunds what was captured). A price change leaves a held order for the retry.
@@ -14,13 +16,14 @@ import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { DomainError, PriceChangedError, ProviderTimeoutError } from '../errors.js';
-import type { FlightProvider, OrderPassenger, OrderRequest, ProviderOrder } from '../flights/flight-provider.js';
+import type { FlightProvider, OrderRequest, ProviderOrder } from '../flights/flight-provider.js';
 import type { Offer } from '../flights/offer-schemas.js';
 import type { Logger } from '../logger.js';
 import { fromMinorUnits, toMinorUnits } from '../money/money.js';
 import type { PaymentProcessor } from '../ports.js';
 import * as store from './store.js';
 import type { BookingRow, StoredFailure } from './store.js';
+import { storedParts, storedVaultToken, type HeldParts, type OrderParts } from './stored-parts.js';
 
 /** Names a step after which a test may have the process die (decisions §9: NODE_ENV=test only). */
 export type FaultInjection = (step: string) => void;
@@ -33,18 +36,6 @@ export interface SagaDeps {
   processor: PaymentProcessor;
   adapter(providerId: string): FlightProvider;
   faults?: FaultInjection;
-}
-
-/**
- * What the request that stored the booking still holds, in plain text: the order's passengers and seats
- * as the plan made them, and the card's vault token. The drive that follows the insert uses them instead
- * of reading the rows it just wrote and opening what it just sealed; a drive from the stored booking
- * alone (recovery, a repeat, a retry) reads and opens them.
- */
-export interface HeldParts {
-  passengers: OrderPassenger[];
-  seats: OrderRequest['seats'];
-  vaultToken: string;
 }
 
 /** Longer than any one step can take (the slowest provider's booking timeout, and the processor's). */
@@ -133,7 +124,7 @@ export class BookingSaga {
       const intent = await this.deps.processor.authorize({
         amountMinor: Number(row.amount_minor),
         currency: row.currency,
-        vaultToken: held?.vaultToken ?? this.#vaultToken(row),
+        vaultToken: held?.vaultToken ?? storedVaultToken(this.deps.secrets, row),
         idempotencyKey: key(row, 'authorize'),
         description: `Flight booking ${row.id}`,
       });
@@ -150,7 +141,7 @@ export class BookingSaga {
     // A retry after a price change pays the order the first attempt left held.
     if (row.provider_order_id && row.provider_status === 'held') return this.#advance(row, owner, { status: 'booking_created' }, 'order held since the first attempt');
     try {
-      const order = await this.deps.adapter(row.provider_id).createOrder(this.#orderRequest(row, held ?? (await this.#storedParts(row))));
+      const order = await this.deps.adapter(row.provider_id).createOrder(this.#orderRequest(row, held ?? (await storedParts(this.deps.db, this.deps.secrets, row))));
       return this.#advance(row, owner, { status: 'booking_created', ...orderColumns(row, order) }, undefined, order.tickets);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -197,12 +188,15 @@ export class BookingSaga {
   }
 
   /**
-   * Records a step. The step that brings the booking to rest lets go of the lease in the same write;
-   * any other renews it.
+   * Records a step. The step that brings the booking to rest lets go of the lease in the same write, and
+   * waits for the disk; any other renews the lease and does not wait (store.advance's `inFlight`: a step
+   * lost with the database is taken again, as every step is safe to repeat).
    */
   async #advance(row: BookingRow, owner: string, changes: Record<string, unknown>, note?: string, tickets?: ProviderOrder['tickets']): Promise<BookingRow> {
-    const lease = atRest({ ...row, ...changes } as BookingRow) ? { lease_owner: null, lease_expires_at: null } : { lease_expires_at: this.leaseUntil() };
-    const next = await store.advance(this.deps.db, row, { leaseOwner: owner, from: [row.status], changes: { ...changes, ...lease }, now: this.deps.clock.now(), note, ...(tickets ? { tickets } : {}) });
+    const rest = atRest({ ...row, ...changes } as BookingRow);
+    const lease = rest ? { lease_owner: null, lease_expires_at: null } : { lease_expires_at: this.leaseUntil() };
+    const step = { leaseOwner: owner, from: [row.status], changes: { ...changes, ...lease }, now: this.deps.clock.now(), note, inFlight: !rest, ...(tickets ? { tickets } : {}) };
+    const next = await store.advance(this.deps.db, row, step);
     if (!next) throw new LeaseLost(row.id);
     return next;
   }
@@ -224,27 +218,8 @@ export class BookingSaga {
     return store.release(this.deps.db, row, owner);
   }
 
-  #vaultToken(row: BookingRow): string {
-    return this.deps.secrets.open(row.vault_token as string, vaultTokenContext(row.id));
-  }
-
-  /** The order's passengers and seats as the booking stored them, documents opened. */
-  async #storedParts(row: BookingRow): Promise<Omit<HeldParts, 'vaultToken'>> {
-    const [passengers, seats] = await Promise.all([store.passengersOf(this.deps.db, row.id), store.seatsOf(this.deps.db, row.id)]);
-    const byId = new Map(passengers.map((passenger) => [passenger.id, passenger]));
-    return {
-      passengers: passengers.map((passenger) => this.#orderPassenger(passenger)),
-      seats: seats.map((seat) => ({
-        segmentId: seat.segment_id,
-        providerPassengerId: byId.get(seat.booking_passenger_id)?.provider_passenger_id as string,
-        seatNumber: seat.seat_number,
-        price: seat.price === null ? null : fromMinorUnits(toMinorUnits(seat.price, row.currency), row.currency),
-      })),
-    };
-  }
-
   /** The order request: the same on every repeat, whether its parts were held or read back. */
-  #orderRequest(row: BookingRow, parts: Omit<HeldParts, 'vaultToken'>): OrderRequest {
+  #orderRequest(row: BookingRow, parts: OrderParts): OrderRequest {
     const offer = row.offer as unknown as Offer;
     return {
       reference: row.id,
@@ -266,26 +241,6 @@ export class BookingSaga {
     };
   }
 
-  #orderPassenger(passenger: store.BookingPassengerRow): OrderPassenger {
-    const sealed = passenger.documents_sealed
-      ? (JSON.parse(this.deps.secrets.open(passenger.documents_sealed, documentsContext(passenger.id))) as Pick<OrderPassenger, 'identityDocuments' | 'knownTravelerNumber'>)
-      : { identityDocuments: [], knownTravelerNumber: null };
-    return {
-      providerPassengerId: passenger.provider_passenger_id,
-      type: travelerTypeOfRow(passenger.traveler_type),
-      title: passenger.title,
-      firstName: passenger.first_name,
-      middleName: passenger.middle_name,
-      lastName: passenger.last_name,
-      bornOn: dateOnly(passenger.date_of_birth),
-      gender: passenger.gender as OrderPassenger['gender'],
-      email: passenger.email,
-      phoneNumber: passenger.phone_number,
-      knownTravelerNumber: sealed.knownTravelerNumber,
-      identityDocuments: sealed.identityDocuments,
-    };
-  }
-
   /** Voids the authorization, if there is one: best effort, logged (an authorization lapses on its own in days). */
   async #voidAuthorization(row: BookingRow): Promise<void> {
     if (!row.payment_intent_id) return;
@@ -298,7 +253,7 @@ export class BookingSaga {
       const intent = await this.deps.processor.authorize({
         amountMinor: Number(row.amount_minor),
         currency: row.currency,
-        vaultToken: this.#vaultToken(row),
+        vaultToken: storedVaultToken(this.deps.secrets, row),
         idempotencyKey: key(row, 'authorize'),
       });
       await this.deps.processor.cancel(intent.id, { idempotencyKey: key(row, 'void') });
@@ -360,24 +315,8 @@ function key(row: BookingRow, step: string): string {
   return `booking_${row.id}_${row.attempt}_${step}`;
 }
 
-export function vaultTokenContext(bookingId: string): string {
-  return `bookings:${bookingId}:vault_token`;
-}
-
-export function documentsContext(bookingPassengerId: string): string {
-  return `booking_passengers:${bookingPassengerId}:documents`;
-}
-
 function rawOf(row: BookingRow): Record<string, unknown> {
   return (row.offer as { raw_offer?: Record<string, unknown> }).raw_offer ?? {};
-}
-
-function travelerTypeOfRow(type: string): OrderPassenger['type'] {
-  return type === 'infant' ? 'infant_without_seat' : (type as OrderPassenger['type']);
-}
-
-function dateOnly(value: string | Date): string {
-  return typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
 }
 
 function priceChangeColumns(error: unknown): Record<string, unknown> {

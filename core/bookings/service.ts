@@ -21,7 +21,8 @@ import type { PurchaseGate } from './purchase-gate.js';
 import { checkExpectedTotal, quotePurchase, totalBreakdown } from './purchase-quote.js';
 import { orderParts, passengerRecords } from './passenger-records.js';
 import { presentCancellation, presentResponse } from './present.js';
-import { BookingSaga, failureError, LeaseLost, vaultTokenContext, type HeldParts, type SagaDeps } from './saga.js';
+import { BookingSaga, failureError, LeaseLost, type SagaDeps } from './saga.js';
+import { vaultTokenContext, type HeldParts } from './stored-parts.js';
 import type { BookingResponse, CancellationResult, CreateBookingRequest, RetryBookingRequest } from './schemas.js';
 import * as store from './store.js';
 import type { BookingRow } from './store.js';
@@ -321,8 +322,10 @@ export class BookingService {
     if (!capabilities.requires_pricing || (offer.pricedAt && this.deps.clock.now().getTime() - offer.pricedAt.getTime() < PRICING_FRESH_MS)) return offer;
     let priced: BookableOffer;
     try {
-      const result = await this.deps.offers.price(booker, providerId, offerId);
-      priced = { ...offer, offer: result.offer, raw: result.offer.raw_offer ?? offer.raw, pricedAt: this.deps.clock.now() };
+      // Priced as just read: not read again.
+      const result = await this.deps.offers.priceBookable(booker, providerId, offer);
+      const { version: _read, ...read } = offer;
+      priced = { ...read, offer: result.offer, raw: result.offer.raw_offer ?? offer.raw, pricedAt: this.deps.clock.now() };
     } catch (error) {
       // Priced by a concurrent request: its result is stored, read and compared all the same.
       if (!(error instanceof ConflictError && error.code === 'offer_changed')) throw error;

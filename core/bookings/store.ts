@@ -209,7 +209,22 @@ export interface Step {
   note?: string | undefined;
   /** Ticket numbers the provider gave, by the passenger's id inside the offer: written with the step. */
   tickets?: { providerPassengerId: string; ticketNumber: string }[];
+  /**
+   * The booking stays in the saga, another step to follow: the write commits without waiting for the
+   * database to flush it to disk (`synchronous_commit` off for this statement's transaction alone). Every
+   * step is safe to repeat, so a step lost with a crash of the database is one the recovery pass takes
+   * again, as after a crash of the process; the write that brings the booking to rest, answered to the
+   * caller, waits for the disk as every other write does, and with it the steps before it. Only for a
+   * write outside a transaction of the caller's (it would apply to that transaction's commit).
+   */
+  inFlight?: boolean;
 }
+
+/**
+ * Columns whose values a step gives as the database gives them back (text, booleans, Dates): a step that
+ * changes only these knows the row it leaves without reading it back (a row of fifty columns to parse).
+ */
+const AS_READ = new Set(['status', 'provider_status', 'provider_order_id', 'retried_order_id', 'airline_pnr', 'payment_required_by', 'payment_intent_id', 'confirm_requested', 'lease_owner', 'lease_expires_at']);
 
 /**
  * Moves `row` from one of `step.from` to `changes.status` (or keeps it, changing other columns), only
@@ -218,12 +233,13 @@ export interface Step {
  */
 export async function advance(db: Db, row: BookingRow, step: Step): Promise<BookingRow | undefined> {
   const columns = Object.keys(step.changes).filter((column) => column !== 'updated_at');
+  const known = columns.every((column) => AS_READ.has(column));
   const values: unknown[] = [row.id, step.leaseOwner, step.from, step.now, ...columns.map((column) => step.changes[column])];
   const parts = [
     `WITH moved AS (
       UPDATE bookings SET ${[...columns.map((column, index) => `${quoted(column)} = $${index + 5}`), 'updated_at = $4'].join(', ')}
       WHERE id = $1 AND lease_owner = $2 AND status = ANY($3::text[])
-      RETURNING ${STEP_COLUMNS}
+      RETURNING ${known ? 'id, status' : STEP_COLUMNS}
     )`,
   ];
   if (step.changes.status !== undefined || step.note) {
@@ -240,8 +256,11 @@ export async function advance(db: Db, row: BookingRow, step: Step): Promise<Book
       WHERE passenger.booking_id = moved.id AND passenger.provider_passenger_id = given.provider_passenger_id
     )`);
   }
-  const [moved] = await prepared<BookingRow>(db, `${parts.join(', ')} SELECT * FROM moved`, values);
-  return moved && { ...moved, offer: row.offer };
+  // set_config(..., true) is SET LOCAL: it ends with this statement's own transaction, at its commit.
+  const select = step.inFlight ? "SELECT moved.* FROM moved, set_config('synchronous_commit', 'off', true) AS flush_later" : 'SELECT * FROM moved';
+  const [moved] = await prepared<BookingRow>(db, `${parts.join(', ')} ${select}`, values);
+  if (!moved) return undefined;
+  return known ? ({ ...row, ...step.changes, updated_at: step.now } as BookingRow) : { ...moved, offer: row.offer };
 }
 
 /** Lets go of the lease `leaseOwner` holds, if it still does; the booking as it is then (`row` if not held). */

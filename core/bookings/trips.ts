@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { presentPassenger, presentResponse, presentTrip } from './present.js';
-import { documentsContext } from './saga.js';
+import { documentsContext } from './stored-parts.js';
 import type { Booking, BookingPassenger, TripSummary } from './schemas.js';
 import * as store from './store.js';
 import type { BookingRow } from './store.js';

@@ -2,8 +2,11 @@
  * An offer as the `offers` table keeps it, and as it is answered from there. The offer column keeps the
  * normalized offer without what is ours (id, times) or kept beside it (`raw_offer`), so that a read can
  * send it as stored, as JSON text (presentJson), without parsing it into objects and serializing them again.
+ * The two statements every offer's life runs through on the hot paths, its insert and the partner's read,
+ * are here as named prepared statements.
  */
 import type { Knex } from 'knex';
+import { queryPrepared } from '../db/prepared.js';
 import type { Offer } from './offer-schemas.js';
 
 export interface OfferRow {
@@ -56,6 +59,30 @@ export function presentJson(row: StoredJsonRow): string {
   }
   const ours = `{"id":${JSON.stringify(row.id)},"created_at":"${row.created_at.toISOString()}","updated_at":"${row.updated_at.toISOString()}"`;
   return `${ours},${row.offer_json.slice(1, -1)},"raw_offer":${row.raw_json}}`;
+}
+
+// getProviderOffer's read, a partner's offer by its key alone (owner.ts reaches it by partner), as one named
+// prepared statement: it runs on every read of an offer, and the query builder cost more than the database.
+const STORED_JSON_OF_PARTNER = `SELECT id, user_id, expires_at, created_at, updated_at, offer::text AS offer_json, raw_offer::text AS raw_json
+  FROM offers WHERE id = $1::uuid AND provider_id = $2::text AND partner_id = $3::uuid`;
+
+/** The partner's offer `offerId` of `providerId`, its JSON as stored; undefined when the partner has none. */
+export async function storedJsonOfPartner(db: Knex, offerId: string, providerId: string, partnerId: string): Promise<StoredJsonRow | undefined> {
+  const [row] = await queryPrepared<StoredJsonRow>(db, 'offer_json_of_partner', STORED_JSON_OF_PARTNER, [offerId, providerId, partnerId]);
+  return row;
+}
+
+const INSERT_OFFER = `INSERT INTO offers (provider_id, provider_offer_id, partner_id, user_id, offer, raw_offer, expires_at, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id`;
+
+/** A new offer's row (createProviderOffer, create_offer), as a prepared statement: its id. */
+export async function insertOffer(
+  db: Knex,
+  row: Pick<OfferRow, 'provider_id' | 'provider_offer_id' | 'user_id' | 'expires_at' | 'created_at'> & { partner_id: string | null; offer: string; raw_offer: string },
+): Promise<string> {
+  const values = [row.provider_id, row.provider_offer_id, row.partner_id, row.user_id, row.offer, row.raw_offer, row.expires_at, row.created_at];
+  const [inserted] = await queryPrepared<{ id: string }>(db, 'offers_insert', INSERT_OFFER, values);
+  return (inserted as { id: string }).id;
 }
 
 /** What the offer column keeps: the normalized offer without what is kept beside it or is ours. */

@@ -14,9 +14,10 @@ import { checkAmounts } from './offer-checks.js';
 import type { FlightProvider } from './flight-provider.js';
 import type { OfferNormalizer } from './offer-normalizer.js';
 import type { Offer, OfferPassengerDetails, OfferPassengerMapping, PassengerUpdateRequest, PricingResult, SeatMap } from './offer-schemas.js';
-import { normalized, present, presentJson, stored, WITHOUT_RAW, type Columns, type OfferRow, type ReachedRow, type StoredJsonRow } from './offer-rows.js';
+import { insertOffer, normalized, present, presentJson, stored, storedJsonOfPartner, WITHOUT_RAW, type Columns, type OfferRow, type ReachedRow, type StoredJsonRow } from './offer-rows.js';
 import { offersReachedBy, ownerColumns, type Owner } from './owner.js';
 import type { ProviderCatalog } from './provider-catalog.js';
+import { readBookable } from './bookable-read.js';
 
 export interface BookableOffer {
   id: string;
@@ -28,6 +29,8 @@ export interface BookableOffer {
   pricedAt: Date | null;
   /** Saved passenger ids by the offer's passenger ids (saveOfferPassengers). */
   savedPassengers: ReadonlyMap<string, string>;
+  /** The row's version (`updated_at`) when read: a pricing that follows writes over that version without reading it again. */
+  version?: Date;
 }
 
 export class OfferService {
@@ -54,20 +57,16 @@ export class OfferService {
   async create(owner: Owner, providerId: string, native: unknown): Promise<{ offer_id: string }> {
     const now = this.deps.clock.now();
     const { offer, providerOfferId } = this.#normalize(providerId, native, now);
-    const [row] = await this.deps
-      .db('offers')
-      .insert({
-        provider_id: providerId,
-        provider_offer_id: providerOfferId,
-        ...ownerColumns(owner),
-        offer: JSON.stringify(stored(offer)),
-        raw_offer: JSON.stringify(native),
-        expires_at: new Date(offer.expires_at),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id');
-    return { offer_id: row.id as string };
+    const id = await insertOffer(this.deps.db, {
+      provider_id: providerId,
+      provider_offer_id: providerOfferId,
+      ...ownerColumns(owner),
+      offer: JSON.stringify(stored(offer)),
+      raw_offer: JSON.stringify(native),
+      expires_at: new Date(offer.expires_at),
+      created_at: now,
+    });
+    return { offer_id: id };
   }
 
   /** Replaces the offer with a newer one from the provider (same provider); it keeps its id. */
@@ -142,7 +141,14 @@ export class OfferService {
    * normalized when it entered, so a read neither parses it into objects nor serializes them again.
    */
   async getJson(owner: Owner, providerId: string, offerId: string): Promise<string> {
-    return presentJson(await this.#row<StoredJsonRow>(owner, providerId, offerId, { columns: this.#storedJson }));
+    // A traveler's read may claim the offer: the general read does that.
+    if (owner.userId) return presentJson(await this.#row<StoredJsonRow>(owner, providerId, offerId, { columns: this.#storedJson }));
+    this.deps.providers.get(providerId);
+    // A partner's read over REST with its key alone (getProviderOffer): one prepared statement.
+    const row = owner.partnerId && UUID.test(offerId) ? await storedJsonOfPartner(this.deps.db, offerId, providerId, owner.partnerId) : undefined;
+    if (!row) throw offerNotFound(offerId, providerId);
+    if (row.expires_at <= this.deps.clock.now()) throw expired(row.expires_at.toISOString());
+    return presentJson(row);
   }
 
   /** The offer without the provider's own (`raw_offer`), which is then not even read: what an agent is shown. */
@@ -160,7 +166,19 @@ export class OfferService {
    * (`price_changed`, with the previous total), never hidden.
    */
   async price(owner: Owner, providerId: string, offerId: string): Promise<PricingResult> {
-    const row = await this.#row(owner, providerId, offerId);
+    return this.#price(providerId, await this.#row<OfferRow>(owner, providerId, offerId));
+  }
+
+  /**
+   * price() for an offer a booking has just read (bookable()): it is priced as read, not read again. One
+   * changed since is `offer_changed` (409), as for two pricings at once.
+   */
+  async priceBookable(owner: Owner, providerId: string, bookable: BookableOffer): Promise<PricingResult> {
+    if (!bookable.version) return this.price(owner, providerId, bookable.id);
+    return this.#price(providerId, { id: bookable.id, updated_at: bookable.version, raw_offer: bookable.raw, offer: bookable.offer });
+  }
+
+  async #price(providerId: string, row: Pick<OfferRow, 'id' | 'updated_at' | 'raw_offer'> & { offer: Pick<Offer, 'total_amount' | 'total_currency'> }): Promise<PricingResult> {
     const { offer } = await this.#adapter(providerId).price(row.raw_offer);
     checkAmounts(offer);
     const previous = row.offer.total_amount;
@@ -182,16 +200,16 @@ export class OfferService {
    * priced and which saved passenger travels as which of its passengers.
    */
   async bookable(owner: Owner & { userId: string }, providerId: string, offerId: string): Promise<BookableOffer> {
+    this.deps.providers.get(providerId);
+    const found = UUID.test(offerId) ? await readBookable(this.deps.db, owner, providerId, offerId) : undefined;
+    if (found?.user_id) {
+      if (found.expires_at <= this.deps.clock.now()) throw expired(found.expires_at.toISOString());
+      return bookableOf(found, found.saved_passengers);
+    }
+    // None reached, or claimed by another request meanwhile: the general read says which, in its words.
     const row = await this.#row(owner, providerId, offerId);
     const mappings: { provider_passenger_id: string; user_passenger_id: string }[] = await this.deps.db('offer_passengers').where({ offer_id: row.id });
-    return {
-      id: row.id,
-      providerOfferId: row.provider_offer_id,
-      offer: present(row),
-      raw: row.raw_offer,
-      pricedAt: row.priced_at,
-      savedPassengers: new Map(mappings.map((mapping) => [mapping.provider_passenger_id, mapping.user_passenger_id])),
-    };
+    return bookableOf(row, mappings);
   }
 
   /** The seats of each segment, for providers that sell seats (capability `supports_seat_selection`). */
@@ -290,7 +308,7 @@ export class OfferService {
    * Writes `changes` only if the offer is still as it was read: a replace and a pricing at the same time
    * must not silently undo each other.
    */
-  async #update(db: Knex, row: OfferRow, changes: Record<string, unknown>): Promise<OfferRow> {
+  async #update(db: Knex, row: Pick<OfferRow, 'id' | 'updated_at'>, changes: Record<string, unknown>): Promise<OfferRow> {
     const [updated] = await db('offers')
       .where({ id: row.id, updated_at: row.updated_at })
       .update({ ...changes, updated_at: laterThan(this.deps.clock.now(), row.updated_at) })
@@ -311,12 +329,7 @@ export class OfferService {
       ? ((await offersReachedBy(this.deps.db('offers').where({ id: offerId, provider_id: providerId }), owner).first(columns)) as R | undefined)
       : undefined;
     const row = found && owner.userId && found.user_id === null ? await this.#claim(found, owner.userId, columns) : found;
-    if (!row) {
-      throw new NotFoundError(
-        `There is no offer ${offerId} of ${providerId} that you can reach: create one first (createProviderOffer over REST, or create_offer from a search_flights result).`,
-        'offer_not_found',
-      );
-    }
+    if (!row) throw offerNotFound(offerId, providerId);
     if (!options.evenExpired && row.expires_at <= this.deps.clock.now()) throw expired(row.expires_at.toISOString());
     return row;
   }
@@ -351,9 +364,29 @@ export class OfferService {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The offer as a booking needs it, from its row and its saved passengers. */
+function bookableOf(row: OfferRow, mappings: readonly { provider_passenger_id: string; user_passenger_id: string }[]): BookableOffer {
+  return {
+    id: row.id,
+    providerOfferId: row.provider_offer_id,
+    offer: present(row),
+    raw: row.raw_offer,
+    pricedAt: row.priced_at,
+    savedPassengers: new Map(mappings.map((mapping) => [mapping.provider_passenger_id, mapping.user_passenger_id])),
+    version: row.updated_at,
+  };
+}
+
 /** `now`, or a millisecond after `previous` when the clock has not moved (so every write changes the row's version). */
 function laterThan(now: Date, previous: Date): Date {
   return now > previous ? now : new Date(previous.getTime() + 1);
+}
+
+function offerNotFound(offerId: string, providerId: string): NotFoundError {
+  return new NotFoundError(
+    `There is no offer ${offerId} of ${providerId} that you can reach: create one first (createProviderOffer over REST, or create_offer from a search_flights result).`,
+    'offer_not_found',
+  );
 }
 
 function expired(expiresAt: string): GoneError {

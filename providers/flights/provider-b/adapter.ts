@@ -36,20 +36,25 @@ const SEAT_MAPS_KEPT_MAX = 100;
 
 export class ProviderBAdapter implements FlightProvider {
   readonly providerId = PROVIDER_ID;
+  /** Its client within the pricing timeout (offers, seat maps, passengers), and within the booking one (orders). */
   readonly #http: Got;
+  readonly #orders: Got;
   readonly #settings: ProviderSettings;
   /** The last seat maps read of each offer (by its id at provider_b), for the order that follows. */
   readonly #recentSeatMaps = new Map<string, { seatMaps: WireSeatMap[]; at: number }>();
 
   constructor(settings: ProviderSettings) {
     this.#settings = settings;
-    this.#http = providerHttp(settings.baseUrl, { authorization: `Bearer ${settings.token}`, 'duffel-version': 'v2' });
+    // Each timeout set once, not merged into every call's options.
+    const http = providerHttp(settings.baseUrl, { authorization: `Bearer ${settings.token}`, 'duffel-version': 'v2' });
+    this.#http = http.extend({ timeout: { request: settings.capabilities.pricing_timeout_seconds * 1000 } });
+    this.#orders = http.extend({ timeout: { request: settings.capabilities.booking_timeout_seconds * 1000 } });
   }
 
   async price(raw: Record<string, unknown>): Promise<NormalizedOffer> {
     const id = encodeURIComponent(String(raw.id));
     const answer = await this.#call(raw, () =>
-      this.#http.post(`air/offers/${id}/actions/price`, { json: { data: {} }, timeout: { request: this.#timeoutMs() } }).json(),
+      this.#http.post(`air/offers/${id}/actions/price`, { json: { data: {} } }).json(),
     );
     const { data } = failures.parse(OfferAnswer, answer);
     return { offer: failures.map(() => toOffer(data)), providerOfferId: data.id };
@@ -61,7 +66,7 @@ export class ProviderBAdapter implements FlightProvider {
 
   async #nativeSeatMaps(raw: Record<string, unknown>): Promise<WireSeatMap[]> {
     const answer = await this.#call(raw, () =>
-      this.#http.get('air/seat_maps', { searchParams: { offer_id: String(raw.id) }, timeout: { request: this.#timeoutMs() } }).json(),
+      this.#http.get('air/seat_maps', { searchParams: { offer_id: String(raw.id) } }).json(),
     );
     const seatMaps = failures.parse(SeatMapsAnswer, answer).data;
     this.#keepSeatMaps(String(raw.id), seatMaps);
@@ -103,7 +108,7 @@ export class ProviderBAdapter implements FlightProvider {
     }
     let answer: unknown;
     try {
-      answer = await this.#http.post('air/orders', { json: orderBody(request, seatIds), timeout: { request: this.#bookingMs() } }).json();
+      answer = await this.#orders.post('air/orders', { json: orderBody(request, seatIds) }).json();
     } catch (error) {
       if (codesOf(error).includes('price_changed')) throw await this.#priceChangedAtOrder(request);
       throw this.#orderFailure(error, request.raw);
@@ -119,7 +124,7 @@ export class ProviderBAdapter implements FlightProvider {
   async payOrder(payment: OrderPayment): Promise<ProviderOrder> {
     const json = { data: { order_id: payment.orderId, payment: { type: 'balance', amount: payment.amount, currency: payment.currency } } };
     try {
-      failures.parse(PaymentAnswer, await this.#http.post('air/payments', { json, timeout: { request: this.#bookingMs() } }).json());
+      failures.parse(PaymentAnswer, await this.#orders.post('air/payments', { json }).json());
     } catch (error) {
       const codes = codesOf(error);
       // Paid already (a step repeated after a crash): the order as it is answers.
@@ -134,18 +139,17 @@ export class ProviderBAdapter implements FlightProvider {
   }
 
   async retrieveOrder(orderId: string): Promise<ProviderOrder> {
-    const answer = await this.#orderCall(() => this.#http.get(`air/orders/${encodeURIComponent(orderId)}`, { timeout: { request: this.#bookingMs() } }).json());
+    const answer = await this.#orderCall(() => this.#orders.get(`air/orders/${encodeURIComponent(orderId)}`).json());
     return this.#order(answer);
   }
 
   /** Two steps: `POST /air/order_cancellations` quotes the refund, its `actions/confirm` cancels. */
   async cancelOrder(orderId: string): Promise<OrderCancellation> {
-    const timeout = { request: this.#bookingMs() };
-    const quoted = await this.#orderCall(() => this.#http.post('air/order_cancellations', { json: { data: { order_id: orderId } }, timeout }).json());
+    const quoted = await this.#orderCall(() => this.#orders.post('air/order_cancellations', { json: { data: { order_id: orderId } } }).json());
     let cancellation = failures.parse(CancellationAnswer, quoted).data;
     if (!cancellation.confirmed_at) {
       const path = `air/order_cancellations/${encodeURIComponent(cancellation.id)}/actions/confirm`;
-      cancellation = failures.parse(CancellationAnswer, await this.#orderCall(() => this.#http.post(path, { timeout }).json())).data;
+      cancellation = failures.parse(CancellationAnswer, await this.#orderCall(() => this.#orders.post(path).json())).data;
     }
     if (!cancellation.confirmed_at) throw failures.unavailable();
     const confirmed = cancellation;
@@ -207,10 +211,6 @@ export class ProviderBAdapter implements FlightProvider {
     return failures.unavailable();
   }
 
-  #bookingMs(): number {
-    return this.#settings.capabilities.booking_timeout_seconds * 1000;
-  }
-
   /** Its API takes names and loyalty accounts; the other fields go with the booking, and are refused here. */
   async updatePassenger(raw: Record<string, unknown>, providerPassengerId: string, update: PassengerUpdateRequest): Promise<OfferPassengerDetails> {
     const later = (['middle_name', 'date_of_birth', 'gender', 'known_traveler_number', 'identity_documents'] as const).filter(
@@ -227,7 +227,7 @@ export class ProviderBAdapter implements FlightProvider {
       ...(update.last_name ? { family_name: update.last_name } : {}),
       ...(update.loyalty_programme_accounts ? { loyalty_programme_accounts: update.loyalty_programme_accounts } : {}),
     };
-    const answer = await this.#call(raw, () => this.#http.patch(path, { json: { data }, timeout: { request: this.#timeoutMs() } }).json());
+    const answer = await this.#call(raw, () => this.#http.patch(path, { json: { data } }).json());
     const passenger = failures.parse(PassengerAnswer, answer).data;
     return {
       id: passenger.id,
@@ -237,10 +237,6 @@ export class ProviderBAdapter implements FlightProvider {
       family_name: passenger.family_name ?? null,
       loyalty_programme_accounts: (passenger.loyalty_programme_accounts ?? []).map(({ airline_iata_code, account_number }) => ({ airline_iata_code, account_number })),
     };
-  }
-
-  #timeoutMs(): number {
-    return this.#settings.capabilities.pricing_timeout_seconds * 1000;
   }
 
   async #call(raw: Record<string, unknown>, request: () => Promise<unknown>): Promise<unknown> {
