@@ -22,6 +22,7 @@ export class UsageLimiter {
   readonly #redis: Redis | undefined;
   readonly #prefix: string;
   readonly #byPlan = new Map<string, PlanLimiters>();
+  readonly #byPlanObject = new WeakMap<UsagePlan, PlanLimiters>();
 
   constructor(options: { redis?: Redis; keyPrefix?: string } = {}) {
     this.#redis = options.redis;
@@ -45,12 +46,16 @@ export class UsageLimiter {
   }
 
   #limitersFor(plan: UsagePlan): PlanLimiters {
+    // A verified key hands the same plan object to every request while it is cached: no signature to build.
+    const known = this.#byPlanObject.get(plan);
+    if (known) return known;
     const signature = `${plan.id}:${plan.requests_per_second}:${plan.burst}:${plan.requests_per_day}`;
     let limiters = this.#byPlan.get(signature);
     if (!limiters) {
       limiters = this.#build(plan);
       this.#byPlan.set(signature, limiters);
     }
+    this.#byPlanObject.set(plan, limiters);
     return limiters;
   }
 

@@ -55,6 +55,12 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
+/** The type Koa gives a JSON body. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The headers of a body that is JSON text already (a stored offer, a profile): Koa would type a string text/plain. */
+export const JSON_TEXT = { 'content-type': JSON_TYPE };
+
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;

@@ -44,7 +44,9 @@ export function modeOf(prefix: string): KeyMode | undefined {
 }
 
 export function hashApiKey(apiKey: string): Buffer {
-  return hash('sha256', apiKey, 'buffer');
+  // The same 32 bytes as hash(..., 'buffer') ('binary' is latin1: one character a byte), at a third of its
+  // cost: that output is slow to make (Node 24: ~5 µs against ~1.5 µs), and every keyed request hashes once.
+  return Buffer.from(hash('sha256', apiKey, 'binary'), 'binary');
 }
 
 /** The prefix of a well-formed key, or undefined for anything else. */

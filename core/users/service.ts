@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { parseOrThrow } from '../validation.js';
 import { UpdateUserRequest, type User } from './schemas.js';
-import { findUserById, type UserRow } from './store.js';
+import { findUserProfileJson } from './store.js';
 
 export class UserService {
   readonly #db: Knex;
@@ -15,9 +15,14 @@ export class UserService {
   }
 
   async getUser(userId: string): Promise<User> {
-    const row = await findUserById(this.#db, userId);
-    if (!row) throw new NotFoundError('The traveler of this token no longer exists: sign them in again.', 'user_not_found');
-    return toUser(row);
+    return JSON.parse(await this.getUserJson(userId)) as User;
+  }
+
+  /** getUser() as JSON text, made by the database: what GET /v1/users/me sends as it is. */
+  async getUserJson(userId: string): Promise<string> {
+    const user = await findUserProfileJson(this.#db, userId);
+    if (user === undefined) throw new NotFoundError('The traveler of this token no longer exists: sign them in again.', 'user_not_found');
+    return user;
   }
 
   /** Changes the profile's fields that are sent; `email` and `phone_number` are stripped, never changed here. */
@@ -31,23 +36,4 @@ export class UserService {
     if (Object.keys(fields).length > 0) await this.#db('users').where({ id: userId }).update({ ...fields, updated_at: now });
     return this.getUser(userId);
   }
-}
-
-export function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    first_name: row.first_name,
-    middle_name: row.middle_name,
-    last_name: row.last_name,
-    suffix: row.suffix,
-    email: row.email,
-    phone_number: row.phone_number,
-    date_of_birth: row.date_of_birth,
-    gender: row.gender,
-    known_traveler_number: row.known_traveler_number,
-    profile_photo_url: row.profile_photo_url,
-    last_login: row.last_login?.toISOString() ?? null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
 }

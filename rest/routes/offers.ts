@@ -14,7 +14,7 @@ import { ProviderPathParams } from '../../core/flights/schemas.js';
 import type { Actor } from '../../core/actor.js';
 import type { Owner } from '../../core/flights/owner.js';
 import type { PartnerIdentity } from '../../core/partners/schemas.js';
-import { defineRoute, type ErrorExample, type Route } from '../route-table.js';
+import { defineRoute, JSON_TEXT, type ErrorExample, type Route } from '../route-table.js';
 
 /**
  * Over REST the partner's key says whose offers these are; with a traveler's token the traveler acts,
@@ -31,9 +31,6 @@ const ProviderOfferInput = z.record(z.string(), z.unknown()).meta({
 });
 
 const OFFER_ID = '8d3f6b2a-91c4-4e7d-b5a8-0f2c6e9d1b47';
-
-/** The type Koa gives a body it serializes itself: a body of JSON text must name it (Koa would say text/plain). */
-const JSON_BODY = { 'content-type': 'application/json; charset=utf-8' };
 
 const CreateOfferResponse = z
   .object({ offer_id: z.uuid().describe('Our id of the offer: name it in every later call.') })
@@ -114,7 +111,7 @@ export function offerRoutes(deps: { offers: OfferService }): Route[] {
       // The stored JSON as it is, sent as the body: no objects to build from it and serialize again.
       handler: async ({ params, partner, actor }) => ({
         body: await deps.offers.getJson(callerOf(partner, actor), params.provider, params.offer_id),
-        headers: JSON_BODY,
+        headers: JSON_TEXT,
       }),
     }),
     defineRoute({

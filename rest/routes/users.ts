@@ -8,7 +8,7 @@ import { resolveUserId, UserIdParam } from '../../core/users/access.js';
 import { PHOTO_MAX_BYTES, type ProfilePhotos } from '../../core/users/profile-photos.js';
 import type { UserService } from '../../core/users/service.js';
 import { UpdateUserRequest, User } from '../../core/users/schemas.js';
-import { defineRoute, type Route } from '../route-table.js';
+import { defineRoute, JSON_TEXT, type Route } from '../route-table.js';
 
 const UserPath = z.object({ userid: UserIdParam });
 
@@ -29,7 +29,8 @@ export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }):
       responses: { 200: { description: 'The traveler.', schema: User } },
       errors: [404],
       errorExamples: { 404: userNotFound },
-      handler: async ({ actor }) => ({ body: await deps.users.getUser((actor as NonNullable<typeof actor>).userId) }),
+      // The profile as the database writes it (JSON text), sent as it is.
+      handler: async ({ actor }) => ({ body: await deps.users.getUserJson((actor as NonNullable<typeof actor>).userId), headers: JSON_TEXT }),
     }),
     defineRoute({
       method: 'GET',
@@ -44,7 +45,7 @@ export function userRoutes(deps: { users: UserService; photos: ProfilePhotos }):
       responses: { 200: { description: 'The traveler.', schema: User } },
       errors: [400, 404],
       errorExamples: { 404: userNotFound },
-      handler: async ({ actor, params }) => ({ body: await deps.users.getUser(await user(actor, params.userid)) }),
+      handler: async ({ actor, params }) => ({ body: await deps.users.getUserJson(await user(actor, params.userid)), headers: JSON_TEXT }),
     }),
     defineRoute({
       method: 'PUT',
