@@ -13,7 +13,7 @@ import type { SecretBox } from '../core/crypto/secret-box.js';
 import { BECOME_PUBLIC, clientNameProblem, redirectUriCountProblem, redirectUriProblem } from '../core/oauth/client-rules.js';
 import { scopesToReask } from '../core/scope-requests.js';
 import { CONSENT_SCOPE_NAMES, IDENTITY_SCOPES, isConsentScope, REASKABLE_SCOPES } from '../core/scopes.js';
-import { findUserById, type UserRow } from '../core/users/store.js';
+import { findUserById } from '../core/users/store.js';
 import { ACCOUNT_CLIENT_ID } from './account-client.js';
 import { AIRLINE_PROPERTY, clientKindOf, isPartnerKind } from './client-kinds.js';
 import { canonicalResource as canonicalResourceOf } from './resource-indicators.js';
@@ -22,6 +22,7 @@ import { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { isUrlClientId } from './client-metadata-url.js';
 import { decidedOnTen, declinedScopes, findGrantId } from './grants.js';
 import { oidcAdapterFactory } from './oidc-adapter.js';
+import { takeUser, type AccountUser } from './refresh-reads.js';
 import { renderAuthorizationError } from './pages/error-page.js';
 
 export const ACCESS_TOKEN_SECONDS = 900;
@@ -66,7 +67,10 @@ export function resourceServers(deps: Pick<AuthorizationServerDeps, 'apiResource
 
 export function createAuthorizationServer(deps: AuthorizationServerDeps): Provider {
   const resources = resourceServers(deps);
-  const canonicalResource = (indicator: string) => canonicalResourceOf(indicator, resources);
+  // Every refresh names its grant's resource as the service wrote it: a served resource already in its
+  // canonical form is answered without parsing it again.
+  const canonical = new Set(resources.filter((resource) => canonicalResourceOf(resource, resources) === resource));
+  const canonicalResource = (indicator: string) => (canonical.has(indicator) ? indicator : canonicalResourceOf(indicator, resources));
 
   const clientMetadataDocuments = new ClientMetadataDocuments({ clock: deps.clock, testOrigins: deps.clientMetadataTestOrigins ?? [] });
 
@@ -117,13 +121,14 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps): Provid
       profile: ['given_name', 'middle_name', 'family_name'],
     },
     findAccount: async (_ctx, accountId) => {
-      const user = await findUserById(deps.db, accountId);
+      // A refresh read its traveler with the client (refresh-reads.ts); anything else reads it here.
+      const user = takeUser(accountId) ?? (await findUserById(deps.db, accountId));
       return user ? account(user) : undefined;
     },
     extraTokenClaims: async (ctx, token) => {
       const accountId = 'accountId' in token ? token.accountId : undefined;
       if (!accountId) return undefined;
-      const user = ctx.oidc.account ? (ctx.oidc.account as unknown as { user: UserRow }).user : await findUserById(deps.db, accountId);
+      const user = ctx.oidc.account ? (ctx.oidc.account as unknown as { user: AccountUser }).user : await findUserById(deps.db, accountId);
       if (!user) return undefined;
       const carried = typeof token.scope === 'string' ? token.scope.split(' ').filter(isConsentScope) : [];
       let legacy = false;
@@ -286,7 +291,7 @@ function isPreRegistered(client: KoaContextWithOIDC['oidc']['client']): boolean 
   return client ? isPartnerKind(clientKindOf(client)) : false;
 }
 
-function account(user: UserRow) {
+function account(user: AccountUser) {
   return {
     accountId: user.id,
     user,

@@ -10,6 +10,7 @@ import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import { isStorableText } from '../core/input-checks.js';
 import { isUrlClientId } from './client-metadata-url.js';
+import { readForRefresh, refreshTokenOfRequest, takeRow, type StoredRow } from './refresh-reads.js';
 
 /** A dynamically registered client lives this long after its last successful token exchange. */
 export const DYNAMIC_CLIENT_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -43,11 +44,6 @@ export interface UrlClientResolver {
 }
 
 const TABLE = 'oidc_models';
-
-interface Row {
-  payload: string;
-  consumed_at: Date | null;
-}
 
 /**
  * The factory oidc-provider's `adapter` setting takes: model name in, adapter out. Client secrets are
@@ -88,16 +84,25 @@ class KnexOidcAdapter implements OidcAdapter {
       .merge(columns);
   }
 
-  find(id: string): Promise<OidcPayload | undefined> {
-    return this.#findWhere({ id });
+  async find(id: string): Promise<OidcPayload | undefined> {
+    const row = await this.findRow(id);
+    return row && payloadOf(row);
   }
 
-  findByUid(uid: string): Promise<OidcPayload | undefined> {
-    return this.#findWhere({ uid });
+  async findByUid(uid: string): Promise<OidcPayload | undefined> {
+    const row = await this.#findWhere({ uid });
+    return row && payloadOf(row);
   }
 
-  findByUserCode(userCode: string): Promise<OidcPayload | undefined> {
-    return this.#findWhere({ user_code: userCode });
+  async findByUserCode(userCode: string): Promise<OidcPayload | undefined> {
+    const row = await this.#findWhere({ user_code: userCode });
+    return row && payloadOf(row);
+  }
+
+  protected findRow(id: string): Promise<StoredRow | undefined> {
+    // A refresh token and its grant come with the client's read at the token endpoint (refresh-reads.ts).
+    const readAhead = takeRow(this.kind, id);
+    return readAhead ? Promise.resolve(readAhead) : this.#findWhere({ id });
   }
 
   async consume(id: string): Promise<void> {
@@ -120,22 +125,34 @@ class KnexOidcAdapter implements OidcAdapter {
     await this.knex(TABLE).where({ kind: this.kind, grant_id: grantId }).delete();
   }
 
-  async #findWhere(where: Record<string, string>): Promise<OidcPayload | undefined> {
+  async #findWhere(where: Record<string, string>): Promise<StoredRow | undefined> {
     // Tokens, codes and client ids come from requests: one holding a NUL (which PostgreSQL refuses to
     // even compare) cannot have been stored, so it finds nothing, as any unknown id does.
     if (!Object.values(where).every(isStorableText)) return undefined;
-    const row: Row | undefined = await this.knex(TABLE)
+    return this.knex(TABLE)
       .select('payload', 'consumed_at')
       .where({ kind: this.kind, ...where })
       .andWhere((query) => query.whereNull('expires_at').orWhere('expires_at', '>', this.clock.now()))
       .first();
-    if (!row) return undefined;
-    const payload = JSON.parse(row.payload) as OidcPayload;
-    return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
   }
 }
 
+function payloadOf(row: StoredRow): OidcPayload {
+  const payload = JSON.parse(row.payload) as OidcPayload;
+  return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
+}
+
+/** How many opened client secrets ClientAdapter keeps (see `#opened`). */
+const OPENED_SECRETS = 1000;
+
 class ClientAdapter extends KnexOidcAdapter {
+  /**
+   * Client secrets last opened, by client id and the sealed text they were opened from. Every find still
+   * reads the row: this only spares decrypting the same sealed text again, so a rotated secret or a
+   * deleted client is seen at its next read, as before.
+   */
+  readonly #opened = new Map<string, { sealed: string; secret: string }>();
+
   constructor(
     knex: Knex,
     clock: Clock,
@@ -158,10 +175,23 @@ class ClientAdapter extends KnexOidcAdapter {
     // oidc-provider asks the adapter first: this is where it learns of clients described by a document
     // (its own experimental resolver is off, so that one path, ours, applies the rules in every case).
     if (isUrlClientId(id)) return this.documents?.resolve(id);
-    const payload = await super.find(id);
-    const secret = payload?.client_secret;
-    if (!payload || typeof secret !== 'string') return payload;
-    return { ...payload, client_secret: this.secrets.open(secret, context(id)) };
+    // Authenticating the client of a refresh: its token, grant and traveler are read in the same statement.
+    const refreshToken = refreshTokenOfRequest();
+    const row = refreshToken ? await readForRefresh(this.knex, this.clock.now(), id, refreshToken) : await this.findRow(id);
+    if (!row) return undefined;
+    const payload = payloadOf(row);
+    const sealed = payload.client_secret;
+    return typeof sealed === 'string' ? { ...payload, client_secret: this.#open(id, sealed) } : payload;
+  }
+
+  #open(id: string, sealed: string): string {
+    const opened = this.#opened.get(id);
+    if (opened?.sealed === sealed) return opened.secret;
+    const secret = this.secrets.open(sealed, context(id));
+    this.#opened.delete(id);
+    if (this.#opened.size >= OPENED_SECRETS) this.#opened.delete(this.#opened.keys().next().value as string);
+    this.#opened.set(id, { sealed, secret });
+    return secret;
   }
 }
 

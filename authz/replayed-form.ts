@@ -44,7 +44,8 @@ export async function readReplayedForm(ctx: Context): Promise<URLSearchParams | 
     if (failure) throw failure;
     if (!complete) for (let chunk = await chunks.next(); !chunk.done; chunk = await chunks.next()) yield chunk.value;
   }
-  present(ctx, Readable.from(replay(), { objectMode: false }));
+  // A body read whole (nearly every one) is handed on as it is: no generator to step through.
+  present(ctx, complete ? Readable.from(read, { objectMode: false }) : Readable.from(replay(), { objectMode: false }));
   const form = complete ? new URLSearchParams(Buffer.concat(read).toString('utf8')) : undefined;
   state[READ] = form ?? null;
   return form;
