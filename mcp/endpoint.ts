@@ -23,11 +23,11 @@
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Middleware, Next } from 'koa';
 import type { Actor } from '../core/actor.js';
 import { DomainError, RateLimitedError } from '../core/errors.js';
 import { readMessage, type Message, type RpcError } from './json-message.js';
+import type { CallExtra, InboundCall } from './inbound-call.js';
 import type { ProtocolHandler } from './protocol-handler.js';
 import type { ToolServers } from './tool-server.js';
 
@@ -69,7 +69,7 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
     [`Bearer resource_metadata="${metadataUrl}"`, `scope="${options.scopes.join(' ')}"`, extra].filter(Boolean).join(', ');
 
   return async function serveTools(ctx: Context, next: Next): Promise<void> {
-    if (ctx.path.replace(/\/+$/, '') !== TOOL_ENDPOINT_PATH) return next();
+    if (!isEndpointPath(ctx.path)) return next();
     ctx.state.operationId = 'mcp';
     const requestId = ctx.state.requestId as string;
     const refuse = (status: number, code: string, message: string) => answer(ctx, status, { code, message, request_id: requestId });
@@ -139,37 +139,63 @@ export function toolEndpoint(options: ToolEndpointOptions): Middleware {
       });
     }
 
+    const extra: CallExtra = { actor, requestId };
     await handOver(ctx, options.protocol, body.value, {
       token,
       clientId: actor.clientId,
       scopes: [...(actor.scopes ?? [])],
       expiresAt: actor.expiresAt,
       resource,
-      extra: { actor, requestId },
+      extra,
     });
   };
+}
+
+/** The endpoint's path, with any trailing slashes: tested on every request of the app, so without a new string. */
+function isEndpointPath(path: string): boolean {
+  if (!path.startsWith(TOOL_ENDPOINT_PATH)) return false;
+  for (let index = TOOL_ENDPOINT_PATH.length; index < path.length; index++) if (path[index] !== '/') return false;
+  return true;
 }
 
 /**
  * The message to the SDK (protocol-handler.ts), whose answer Koa sends like any other. The body is the
  * message we already read (the SDK does not read it again); of the headers, only those the SDK reads.
  */
-async function handOver(ctx: Context, protocol: ProtocolHandler, message: Message, authInfo: AuthInfo): Promise<void> {
-  const requestId = authInfo.extra?.requestId as string;
+async function handOver(ctx: Context, protocol: ProtocolHandler, message: Message, authInfo: InboundCall['authInfo']): Promise<void> {
+  const requestId = authInfo.extra.requestId;
   const abandoned = new AbortController();
   let deadline: NodeJS.Timeout | undefined;
   try {
-    const request = new Request(authInfo.resource as URL, { method: 'POST', headers: forwardedHeaders(ctx), signal: abandoned.signal });
+    const headers = ctx.req.headers;
+    const call: InboundCall = {
+      message,
+      authInfo,
+      signal: abandoned.signal,
+      header: (name) => {
+        const value = headers[name];
+        return typeof value === 'string' ? value : undefined;
+      },
+      webRequest: () => new Request(authInfo.resource as URL, { method: 'POST', headers: forwardedHeaders(ctx), signal: abandoned.signal }),
+    };
     const late = new Promise<undefined>((resolve) => (deadline = setTimeout(() => resolve(undefined), DEADLINE_MS)));
-    const reply = await Promise.race([protocol.handle(request, message, authInfo), late]);
+    const reply = await Promise.race([protocol.handle(call), late]);
     if (!reply) {
       abandoned.abort();
       const error = { code: -32603, message: 'The request took too long and was given up: try again in a moment.' };
       return answer(ctx, 504, { jsonrpc: '2.0', id: null, error: withRequestId(error, requestId) });
     }
-    if (reply.era === 'legacy') {
-      // Body before status: Koa keeps a 202 without a body (a notification's answer) as it is.
-      ctx.body = reply.body === undefined ? null : stampRpcError(reply.body, requestId);
+    if (reply.kind === 'json') {
+      if (reply.body !== undefined) {
+        // Koa's type for JSON, unless the answer names another (set before the body, which keeps it). A
+        // body written as text already is a tool's result, never an error to stamp.
+        if (reply.contentType) ctx.set('content-type', reply.contentType);
+        else ctx.type = 'json';
+        ctx.body = reply.text ?? stampRpcError(reply.body, requestId);
+      } else {
+        // Body before status: Koa keeps a 202 without a body (a notification's answer) as it is.
+        ctx.body = null;
+      }
       ctx.status = reply.status;
       return;
     }

@@ -14,59 +14,57 @@ import {
   isJSONRPCRequest,
   parseJSONRPCMessage,
   SUPPORTED_PROTOCOL_VERSIONS,
-  type AuthInfo,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type RequestId,
   type Server,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { answerWith, type InboundCall, type JsonAnswer } from './inbound-call.js';
 
-/** What the endpoint sends back: a status, and the JSON-RPC answer (none for a notification's 202). */
-export interface LegacyAnswer {
-  status: number;
-  body?: unknown;
-}
-
-export async function serveLegacy(server: Server, request: Request, message: unknown, authInfo: AuthInfo): Promise<LegacyAnswer> {
-  const accept = request.headers.get('accept') ?? '';
+export async function serveLegacy(server: Server, call: InboundCall): Promise<JsonAnswer> {
+  const accept = call.header('accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     return refusal(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
   }
   let parsed: JSONRPCMessage;
   try {
-    parsed = parseJSONRPCMessage(message);
+    parsed = parseJSONRPCMessage(call.message);
   } catch {
     return refusal(400, -32700, 'Parse error: Invalid JSON-RPC message');
   }
   if (!isInitializeRequest(parsed)) {
     // The revisions our servers speak on this leg: the SDK's list (they do not narrow it).
-    const version = request.headers.get('mcp-protocol-version');
-    if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    const version = call.header('mcp-protocol-version');
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return refusal(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
     }
   }
   const exchange = new SingleExchange();
-  const closed = () => void server.close().catch(() => undefined);
-  request.signal.addEventListener('abort', closed, { once: true });
+  // Closing a server rejects what it still awaits with an error (a stack trace each time): it is closed
+  // only when the request is given up, to stop its handler. An exchange that ended leaves nothing open
+  // (no session, no timer, no pending request), so its server is simply dropped.
+  const abandon = () => void server.close().catch(() => undefined);
+  call.signal.addEventListener('abort', abandon, { once: true });
   try {
     await server.connect(exchange);
+    // The handlers read the token through ctx.http.authInfo; nothing of ours reads the raw request.
+    const extra: MessageExtraInfo = { authInfo: call.authInfo };
     if (!isJSONRPCRequest(parsed)) {
       // A notification (or a stray response): taken, nothing to answer.
-      exchange.deliver(parsed, { authInfo, request });
+      exchange.deliver(parsed, extra);
       return { status: 202 };
     }
     const answer = exchange.answerTo(parsed.id);
-    exchange.deliver(parsed, { authInfo, request });
+    exchange.deliver(parsed, extra);
     const body = await answer;
-    return body ? { status: 200, body } : refusal(503, -32603, 'The request was given up before it was answered: try again.');
+    return body ? answerWith(200, body, call) : refusal(503, -32603, 'The request was given up before it was answered: try again.');
   } finally {
-    request.signal.removeEventListener('abort', closed);
-    await server.close();
+    call.signal.removeEventListener('abort', abandon);
   }
 }
 
-function refusal(status: number, code: number, message: string): LegacyAnswer {
+function refusal(status: number, code: number, message: string): JsonAnswer {
   return { status, body: { jsonrpc: '2.0', error: { code, message }, id: null } };
 }
 

@@ -9,17 +9,26 @@
  * with it), so unlike the v1 SDK's, servers are not pooled: a pooled one would carry a request's era and
  * client identity into the next.
  */
-import { Server, type CallToolRequest, type CallToolResult, type InputRequiredResult, type McpRequestContext, type ServerContext, type Tool as ListedTool } from '@modelcontextprotocol/server';
+import { Server, SUPPORTED_PROTOCOL_VERSIONS, type CallToolRequest, type CallToolResult, type InputRequiredResult, type McpRequestContext, type ServerContext, type Tool as ListedTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Actor } from '../core/actor.js';
 import { ConfirmationRequiredError, InsufficientScopeError, NotFoundError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { parseOrThrow } from '../core/validation.js';
+import type { CallExtra } from './inbound-call.js';
 import type { ConfirmationPrompts } from './purchase-confirmation.js';
 import type { Tool, ToolServices } from './tool.js';
 import { confirmationDeclined, toolError } from './tool-errors.js';
+import { MODERN_REVISION } from './modern-exchange.js';
 
 export const SERVER_INFO = { name: 'travel-partner', title: 'Travel Partner', version: '1.0.0' };
+
+/**
+ * The revisions a server of each era lists. A modern one lists the revision it serves after the SDK's own
+ * (2025-era) list, which is what the SDK's handler makes of it before serving (and what `server/discover`
+ * names); listed from the start, connecting it to our own exchange binds it to that revision
+ * (modern-exchange.ts). A 2025-era server keeps the SDK's list: `initialize` must never offer a 2026 one.
+ */
+const REVISIONS = { legacy: SUPPORTED_PROTOCOL_VERSIONS, modern: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION] };
 
 const INSTRUCTIONS =
   'Flight search and booking for a signed-in traveler. Start with search_flights, turn a result into an offer with create_offer, ' +
@@ -57,6 +66,7 @@ export class ToolServers {
   /** The SDK's server factory: a server for one request of one era. */
   readonly create = ({ era }: Pick<McpRequestContext, 'era'>): Server => {
     const server = new Server(SERVER_INFO, {
+      supportedProtocolVersions: REVISIONS[era],
       capabilities: { tools: { listChanged: false } },
       instructions: INSTRUCTIONS,
       // Tampered, expired or another principal's state never reaches the handler: the SDK answers -32602.
@@ -71,8 +81,9 @@ export class ToolServers {
 
   async #call(request: CallToolRequest, ctx: ServerContext, era: McpRequestContext['era']): Promise<CallToolResult | InputRequiredResult> {
     const { name, arguments: args = {} } = request.params;
-    const actor = ctx.http?.authInfo?.extra?.actor as Actor;
-    const errorContext = { logger: this.deps.logger, tool: name, requestId: ctx.http?.authInfo?.extra?.requestId as string | undefined, docsOrigin: this.deps.docsOrigin };
+    const extra = ctx.http?.authInfo?.extra as CallExtra;
+    const actor = extra.actor;
+    const errorContext = { logger: this.deps.logger, tool: name, requestId: extra.requestId, docsOrigin: this.deps.docsOrigin };
     const confirmations = this.deps.confirmations;
     // Outside the try: state minted for another call is a protocol error (-32602), not a tool's.
     const reentry = confirmations.reentry(name, args, ctx);
@@ -88,7 +99,10 @@ export class ToolServers {
       const given = reentry.kind === 'confirm' ? { ...args, confirmation_id: reentry.confirmationId } : args;
       const input = parseOrThrow(tool.input, given);
       const output = await tool.run(input, { actor, owner: { userId: actor.userId, partnerId: actor.partnerId, door: 'tools' }, services: this.deps.services });
-      return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
+      const text = JSON.stringify(output);
+      // The answer writes this text as the structured content's JSON too (inbound-call.ts): serialized once.
+      extra.outputText = text;
+      return { content: [{ type: 'text', text }], structuredContent: output as Record<string, unknown> };
     } catch (error) {
       if (error instanceof ConfirmationRequiredError && confirmations.canElicitUrl(era, ctx)) return confirmations.ask(error, name, args, ctx);
       return toolError(error, errorContext);
