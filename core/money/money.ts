@@ -121,7 +121,17 @@ export function subtract(currency: string, from: string, ...amounts: string[]): 
 
 /** An amount as an integer count of the currency's minor units (pence, yen, fils). */
 export function toMinorUnits(amount: string | number, currency: string): bigint {
-  return BigInt(toDecimalString(amount, currency).replace('.', ''));
+  const decimal = toDecimalString(amount, currency);
+  if (decimal.length > 15) return BigInt(decimal.replace('.', ''));
+  // At most 15 digits (every amount within MAX_WHOLE_DIGITS but the longest), so a double counts them
+  // exactly: one BigInt made from the count, no copy of the text without its point to parse again.
+  const negative = decimal.startsWith('-');
+  let units = 0;
+  for (let index = negative ? 1 : 0; index < decimal.length; index++) {
+    const code = decimal.charCodeAt(index);
+    if (code !== 46) units = units * 10 + code - 48; // 46: the decimal point
+  }
+  return BigInt(negative ? -units : units);
 }
 
 export function fromMinorUnits(units: bigint, currency: string): string {

@@ -55,7 +55,9 @@ export function toOffer(native: WireOffer, now: Date): Offer {
   const emissions = native.itineraries.flatMap((itinerary) => itinerary.segments).flatMap((segment) => segment.co2Emissions ?? []);
   const lastTicket = lastTicketing(native);
 
-  return {
+  // Private fares, when there are any, are added in their place in the Offer's field order, not spread into
+  // the middle of the literal: V8 then defines every later field the slow way.
+  const offer: Offer = {
     id: offerIdOf(native),
     provider_id: PROVIDER_ID,
     expires_at: expiresAt(lastTicket, now),
@@ -125,10 +127,12 @@ export function toOffer(native: WireOffer, now: Date): Offer {
       payment_required_by: lastTicket?.toISOString() ?? null,
       price_guarantee_expires_at: null,
     },
-    ...privateFares(native),
-    fare_class_metadata: fareClassMetadata(firstDetail, conditions),
-    raw_offer: native as Record<string, unknown>,
   };
+  const privateFares = privateFaresOf(native);
+  if (privateFares.length > 0) offer.private_fares = privateFares;
+  offer.fare_class_metadata = fareClassMetadata(firstDetail, conditions);
+  offer.raw_offer = native as Record<string, unknown>;
+  return offer;
 }
 
 /** The amenity of exactly this description ("NON REFUNDABLE TICKET" is not "REFUNDABLE TICKET"). */
@@ -171,9 +175,10 @@ function fareClassMetadata(detail: FareDetail, conditions: { refund_before_depar
   };
 }
 
-function privateFares(native: WireOffer): Pick<Offer, 'private_fares'> {
+/** The negotiated and corporate fare types, as private fares (none for a public fare). */
+function privateFaresOf(native: WireOffer): NonNullable<Offer['private_fares']> {
   const types = (native.pricingOptions?.fareType ?? []).filter((type) => type === 'NEGOTIATED' || type === 'CORPORATE');
-  return types.length > 0 ? { private_fares: types.map((type) => ({ tracking_reference: type })) } : {};
+  return types.map((type) => ({ tracking_reference: type }));
 }
 
 /** The last moment to ticket: the given date-time (local to the seller; read as UTC), or the date's end. */

@@ -7,7 +7,7 @@
  * - bags from the BaggageAllowances associated with each passenger and journey.
  */
 import { ValidationError } from '../../../core/errors.js';
-import { baggages, checkedUtcIso, penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
+import { baggages, checkedUtcIso, fareSummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { fromMinorUnits, toBoundedDecimalString, toMinorUnits } from '../../../core/money/money.js';
 import type { WireOffer } from './wire.js';
@@ -38,7 +38,7 @@ export function toOffer(native: WireOffer): Offer {
     currency,
     'OfferItem.FareDetail.FareComponent.ChangeRestrictions.Fee.Amount.amount',
   );
-  const paymentLimits = native.OfferItem.map((item) => item.PaymentTimeLimitDateTime).filter((time): time is string => time !== undefined).sort();
+  const paymentLimit = firstPaymentLimit(native.OfferItem);
   const services = (lists.ServiceDefinitionList ?? []).map((service) => `${service.Name} ${(service.Desc ?? []).join(' ')}`);
   const perks = { advanceSeat: mentions(services, /advance seat/i), priorityBoarding: mentions(services, /priority boarding/i), extraLegroom: mentions(services, /extra legroom/i) };
   const firstPassenger = lists.PaxList[0]?.PaxID as string;
@@ -47,13 +47,7 @@ export function toOffer(native: WireOffer): Offer {
   const conditions = { refund_before_departure: refund, change_before_departure: change };
   const base = perPassenger(native, currency, (item) => item.Price.BaseAmount, 'Price.BaseAmount');
   const taxed = native.OfferItem.every((item) => item.Price.TaxSummary);
-  // Each passenger's fare components, looked up per segment below.
-  const componentsOf = new Map(
-    lists.PaxList.map((passenger) => [
-      passenger.PaxID,
-      native.OfferItem.filter((item) => item.FareDetail.PaxRefID.includes(passenger.PaxID)).flatMap((item) => item.FareDetail.FareComponent),
-    ]),
-  );
+  const componentsOf = componentsByPassenger(native);
 
   return {
     id: native.OfferID,
@@ -103,14 +97,14 @@ export function toOffer(native: WireOffer): Offer {
           passengers: lists.PaxList.map((passenger, passengerIndex) => {
             const component = componentsOf.get(passenger.PaxID)?.find((item) => item.PaxSegmentRefID === segmentId);
             const { checked, carryOn } = bags[passengerIndex] as Bags;
-            return {
-              passenger_id: passenger.PaxID,
-              cabin_class: CABINS[paxSegment.CabinTypeCode ?? ''] ?? 'economy',
-              ...(paxSegment.CabinTypeName ? { cabin_class_marketing_name: paxSegment.CabinTypeName } : {}),
-              fare_basis_code: component?.FareBasisCode ?? null,
-              fare_brand_name: brand,
-              baggages: baggages(checked, carryOn),
-            };
+            return segmentPassenger(
+              passenger.PaxID,
+              CABINS[paxSegment.CabinTypeCode ?? ''] ?? 'economy',
+              paxSegment.CabinTypeName,
+              component?.FareBasisCode ?? null,
+              brand,
+              baggages(checked, carryOn),
+            );
           }),
         };
       });
@@ -135,12 +129,50 @@ export function toOffer(native: WireOffer): Offer {
     payment_requirements: {
       // NDC orders are held first and paid later (OrderChange), before the earliest payment time limit.
       requires_instant_payment: false,
-      payment_required_by: paymentLimits[0] ? checkedUtcIso(paymentLimits[0]) : null,
+      payment_required_by: paymentLimit ? checkedUtcIso(paymentLimit) : null,
       price_guarantee_expires_at: null,
     },
     fare_class_metadata: fareClassMetadata(firstBags, perks, conditions),
     raw_offer: native as Record<string, unknown>,
   };
+}
+
+/** The items' payment time limit that sorts first as text (what sorting them all and taking the first gave), if any. */
+function firstPaymentLimit(items: OfferItem[]): string | undefined {
+  let first: string | undefined;
+  for (const { PaymentTimeLimitDateTime: limit } of items) if (limit !== undefined && (first === undefined || limit < first)) first = limit;
+  return first;
+}
+
+type SegmentPassenger = Offer['slices'][number]['segments'][number]['passengers'][number];
+
+/**
+ * A segment's passenger, its cabin's marketing name only when the offer gives one: written field by field
+ * in the Offer's order (an object spread in the middle of a literal takes V8's slow copying path).
+ */
+function segmentPassenger(
+  passengerId: string,
+  cabinClass: SegmentPassenger['cabin_class'],
+  cabinName: string | undefined,
+  fareBasisCode: string | null,
+  brand: string | null,
+  bags: SegmentPassenger['baggages'],
+): SegmentPassenger {
+  if (!cabinName) return { passenger_id: passengerId, cabin_class: cabinClass, fare_basis_code: fareBasisCode, fare_brand_name: brand, baggages: bags };
+  return { passenger_id: passengerId, cabin_class: cabinClass, cabin_class_marketing_name: cabinName, fare_basis_code: fareBasisCode, fare_brand_name: brand, baggages: bags };
+}
+
+/** Each passenger's fare components (of every item priced for them, in order), for the per-segment lookups: one pass over the items. */
+function componentsByPassenger(native: WireOffer): Map<string, OfferItem['FareDetail']['FareComponent']> {
+  const components = new Map<string, OfferItem['FareDetail']['FareComponent']>();
+  for (const passenger of native.DataLists.PaxList) components.set(passenger.PaxID, []);
+  for (const item of native.OfferItem) {
+    item.FareDetail.PaxRefID.forEach((passengerId, index, ids) => {
+      // A passenger named twice in one item still has its components once.
+      if (ids.indexOf(passengerId) === index) components.get(passengerId)?.push(...item.FareDetail.FareComponent);
+    });
+  }
+  return components;
 }
 
 type Bags = { checked: number; carryOn: number };
@@ -192,15 +224,16 @@ function fareClassMetadata(
   perks: Perks,
   conditions: { refund_before_departure: ReturnType<typeof penalty>; change_before_departure: ReturnType<typeof penalty> },
 ): FareClassMetadata {
-  return {
-    seat_selection_allowed: perks.advanceSeat,
-    seat_selection_fee: null,
-    seat_selection_currency: null,
-    extra_legroom: perks.extraLegroom,
-    carry_on_bags: bags.carryOn,
-    checked_bags: bags.checked,
-    checked_bags_paid: false,
-    ...penaltySummary(conditions.refund_before_departure, conditions.change_before_departure),
-    boarding_priority: perks.priorityBoarding ? 'priority' : 'standard',
-  };
+  return fareSummary(
+    {
+      seat_selection_allowed: perks.advanceSeat,
+      extra_legroom: perks.extraLegroom,
+      carry_on_bags: bags.carryOn,
+      checked_bags: bags.checked,
+      checked_bags_paid: false,
+      boarding_priority: perks.priorityBoarding ? 'priority' : 'standard',
+    },
+    conditions.refund_before_departure,
+    conditions.change_before_departure,
+  );
 }

@@ -10,7 +10,7 @@
  *   are unknown (null), seats are never sold.
  */
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
-import { baggages, penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
+import { baggages, fareSummary, withSeconds } from '../../../core/flights/normalizing.js';
 import { toBoundedDecimalString } from '../../../core/money/money.js';
 import type { WireBagCombination, WireOffer, WireSearchItem } from './wire.js';
 
@@ -51,8 +51,8 @@ export function toOffer(native: WireOffer, now: Date): Offer {
       const last = segments.at(-1) as Segment;
       return {
         id: `${item.id}#${sliceIndex}`,
-        origin: { iata_code: first.flyFrom, ...(first.cityFrom ? { city_name: first.cityFrom } : {}) },
-        destination: { iata_code: last.flyTo, ...(last.cityTo ? { city_name: last.cityTo } : {}) },
+        origin: place(first.flyFrom, first.cityFrom),
+        destination: place(last.flyTo, last.cityTo),
         duration: isoDuration(first.utc_departure, last.utc_arrival),
         fare_brand_name: null,
         conditions: {
@@ -63,8 +63,8 @@ export function toOffer(native: WireOffer, now: Date): Offer {
         },
         segments: segments.map((segment) => ({
           id: segment.id,
-          origin: { iata_code: segment.flyFrom, ...(segment.cityFrom ? { city_name: segment.cityFrom } : {}) },
-          destination: { iata_code: segment.flyTo, ...(segment.cityTo ? { city_name: segment.cityTo } : {}) },
+          origin: place(segment.flyFrom, segment.cityFrom),
+          destination: place(segment.flyTo, segment.cityTo),
           departing_at: localTime(segment.local_departure),
           arriving_at: localTime(segment.local_arrival),
           duration: isoDuration(segment.utc_departure, segment.utc_arrival),
@@ -130,7 +130,7 @@ function services(native: WireOffer, item: WireSearchItem, passengerIds: string[
       .filter(({ combination }) => combination.price.amount > 0 && combination.price.currency === currency)
       .map(({ combination, index }) => {
         const definition = definitions[combination.indices[0] ?? 0]?.restrictions;
-        return {
+        const bag: AvailableService = {
           id: combinationId(combination),
           type: 'baggage' as const,
           name: `${combination.indices.length} checked bag${combination.indices.length === 1 ? '' : 's'}`,
@@ -139,27 +139,36 @@ function services(native: WireOffer, item: WireSearchItem, passengerIds: string[
           segment_ids: segmentIds,
           passenger_ids: passengerIds,
           maximum_quantity: 1,
-          ...(definition?.weight ? { weight: definition.weight, weight_unit: 'kg' } : {}),
-          ...(definition?.length && definition.width && definition.height
-            ? { dimensions: { length: definition.length, width: definition.width, height: definition.height } }
-            : {}),
         };
+        // Added when the definition gives them, not spread in: V8 copies a spread field by field.
+        if (definition?.weight) {
+          bag.weight = definition.weight;
+          bag.weight_unit = 'kg';
+        }
+        if (definition?.length && definition.width && definition.height) bag.dimensions = { length: definition.length, width: definition.width, height: definition.height };
+        return bag;
       });
   }
   return Object.entries(item.bags_price ?? {})
     .filter(([, price]) => price > 0)
-    .map(([count, price]) => ({
-      // The id of the combination of that many hold bags, as check_flights will name it.
-      id: combinationId({ category: 'hold_bag', indices: Array.from({ length: Number(count) }, () => 0) } as WireBagCombination),
-      type: 'baggage' as const,
-      name: `${count} checked bag${count === '1' ? '' : 's'}`,
-      total_amount: toBoundedDecimalString(price, currency, `data.0.bags_price.${count}`),
-      total_currency: currency,
-      segment_ids: segmentIds,
-      passenger_ids: passengerIds,
-      maximum_quantity: 1,
-      ...(item.baglimit?.hold_weight ? { weight: item.baglimit.hold_weight, weight_unit: 'kg' } : {}),
-    }));
+    .map(([count, price]) => {
+      const bag: AvailableService = {
+        // The id of the combination of that many hold bags, as check_flights will name it.
+        id: combinationId({ category: 'hold_bag', indices: Array.from({ length: Number(count) }, () => 0) } as WireBagCombination),
+        type: 'baggage' as const,
+        name: `${count} checked bag${count === '1' ? '' : 's'}`,
+        total_amount: toBoundedDecimalString(price, currency, `data.0.bags_price.${count}`),
+        total_currency: currency,
+        segment_ids: segmentIds,
+        passenger_ids: passengerIds,
+        maximum_quantity: 1,
+      };
+      if (item.baglimit?.hold_weight) {
+        bag.weight = item.baglimit.hold_weight;
+        bag.weight_unit = 'kg';
+      }
+      return bag;
+    });
 }
 
 /** The id a bag combination is chosen by at booking: its category and the definitions it combines. */
@@ -168,17 +177,26 @@ export function combinationId(combination: WireBagCombination): string {
 }
 
 function fareClassMetadata(carryOn: number, checked: number, bagsForSale: boolean, priority: boolean): FareClassMetadata {
-  return {
-    seat_selection_allowed: false,
-    seat_selection_fee: null,
-    seat_selection_currency: null,
-    extra_legroom: false,
-    carry_on_bags: carryOn,
-    checked_bags: checked,
-    checked_bags_paid: checked === 0 && bagsForSale,
-    ...penaltySummary(null, null),
-    boarding_priority: priority ? 'priority' : 'standard',
-  };
+  return fareSummary(
+    {
+      seat_selection_allowed: false,
+      extra_legroom: false,
+      carry_on_bags: carryOn,
+      checked_bags: checked,
+      checked_bags_paid: checked === 0 && bagsForSale,
+      boarding_priority: priority ? 'priority' : 'standard',
+    },
+    null,
+    null,
+  );
+}
+
+/**
+ * An airport, with its city when the provider names one: one of two literals, not a spread of an object
+ * that may be empty (V8 copies a spread field by field; four places a segment add up).
+ */
+function place(iataCode: string, cityName: string | undefined): Offer['slices'][number]['origin'] {
+  return cityName ? { iata_code: iataCode, city_name: cityName } : { iata_code: iataCode };
 }
 
 /** `2026-06-01T08:25:00.000Z` that is really 08:25 at the airport → `2026-06-01T08:25:00`. */

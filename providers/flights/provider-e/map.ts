@@ -11,7 +11,7 @@
  * - payment is instant (the booking call pays); no loyalty programmes are taken; it has no private
  *   fares, so `private_fares` is omitted (the Offer omits it when none apply).
  */
-import { baggages, checkedUtcIso, penaltySummary, withSeconds } from '../../../core/flights/normalizing.js';
+import { baggages, checkedUtcIso, fareSummary, withSeconds } from '../../../core/flights/normalizing.js';
 import type { AvailableService, FareClassMetadata, Offer } from '../../../core/flights/offer-schemas.js';
 import { toBoundedDecimalString } from '../../../core/money/money.js';
 import type { WireLeg, WireOffer, WireService } from './wire.js';
@@ -49,7 +49,9 @@ export function toOffer(native: WireOffer): Offer {
     .filter(({ item }) => item.type !== 'SEAT')
     .map(({ item, index }) => service(item, index, segmentIds, passengerIds));
 
-  return {
+  // Fields that may be absent are added in their place in the Offer's field order, never spread into the
+  // middle of a literal: V8 then defines every later field the slow way (microseconds an offer).
+  const offer: Offer = {
     id: native.offerId,
     provider_id: PROVIDER_ID,
     expires_at: checkedUtcIso(native.expiration),
@@ -84,8 +86,8 @@ export function toOffer(native: WireOffer): Offer {
         },
         segments: journey.legs.map((leg) => ({
           id: leg.segmentRef,
-          origin: { ...airport(leg.origin), terminal: leg.origin.terminal ?? null },
-          destination: { ...airport(leg.destination), terminal: leg.destination.terminal ?? null },
+          origin: airport(leg.origin, leg.origin.terminal ?? null),
+          destination: airport(leg.destination, leg.destination.terminal ?? null),
           departing_at: withSeconds(leg.departure),
           arriving_at: withSeconds(leg.arrival),
           duration: leg.duration ?? null,
@@ -93,25 +95,26 @@ export function toOffer(native: WireOffer): Offer {
           marketing_carrier_flight_number: leg.flightNumber,
           operating_carrier: carrier(leg.operatingCarrier),
           operating_carrier_flight_number: leg.operatingCarrier.flightNumber ?? null,
-          aircraft: leg.aircraft ? { iata_code: leg.aircraft.code, ...(leg.aircraft.name ? { name: leg.aircraft.name } : {}) } : null,
-          passengers: native.passengers.map((passenger) => ({
-            passenger_id: passenger.passengerRef,
-            cabin_class: CABINS[leg.cabin],
-            ...(leg.cabinName ? { cabin_class_marketing_name: leg.cabinName } : {}),
-            fare_basis_code: leg.fareBasis ?? null,
-            fare_brand_name: leg.fareFamily ?? null,
-            baggages: baggages(leg.baggage.checked?.pieces ?? 0, leg.baggage.carryOn?.pieces ?? 0),
-          })),
+          aircraft: leg.aircraft ? carrier(leg.aircraft) : null,
+          passengers: native.passengers.map((passenger) => {
+            const fareBasisCode = leg.fareBasis ?? null;
+            const brand = leg.fareFamily ?? null;
+            const bags = baggages(leg.baggage.checked?.pieces ?? 0, leg.baggage.carryOn?.pieces ?? 0);
+            return leg.cabinName
+              ? { passenger_id: passenger.passengerRef, cabin_class: CABINS[leg.cabin], cabin_class_marketing_name: leg.cabinName, fare_basis_code: fareBasisCode, fare_brand_name: brand, baggages: bags }
+              : { passenger_id: passenger.passengerRef, cabin_class: CABINS[leg.cabin], fare_basis_code: fareBasisCode, fare_brand_name: brand, baggages: bags };
+          }),
         })),
       };
     }),
     conditions,
     // Checkout-only: the booking call itself pays, so nothing is held for later payment.
     payment_requirements: { requires_instant_payment: true, payment_required_by: null, price_guarantee_expires_at: null },
-    ...(services.length > 0 ? { available_services: services } : {}),
-    fare_class_metadata: fareClassMetadata(native, services, conditions),
-    raw_offer: native as Record<string, unknown>,
   };
+  if (services.length > 0) offer.available_services = services;
+  offer.fare_class_metadata = fareClassMetadata(native, services, conditions);
+  offer.raw_offer = native as Record<string, unknown>;
+  return offer;
 }
 
 function penalty(allowed: boolean, fee: { amount: number; currency: string } | null | undefined, field: string): Penalty {
@@ -126,7 +129,7 @@ const SERVICE_TYPES = { BAGGAGE: 'baggage', SEAT: 'seat', MEAL: 'meal' } as cons
 function service(native: WireService, index: number, segmentIds: string[], passengerIds: string[]): AvailableService {
   const type = SERVICE_TYPES[native.type];
   const name = type === 'baggage' ? (native.baggageType === 'CARRY_ON' ? 'Carry-on bag' : 'Checked bag') : type === 'meal' ? 'Meal' : 'Seat';
-  return {
+  const normalized: AvailableService = {
     id: native.serviceId,
     type,
     name,
@@ -135,10 +138,15 @@ function service(native: WireService, index: number, segmentIds: string[], passe
     total_currency: native.price.currency,
     segment_ids: native.segmentRef ? [native.segmentRef] : segmentIds,
     passenger_ids: native.passengerRef ? [native.passengerRef] : passengerIds,
-    ...(native.maxQuantity !== undefined ? { maximum_quantity: native.maxQuantity } : {}),
-    ...(native.weightKg !== undefined ? { weight: native.weightKg, weight_unit: 'kg' } : {}),
-    ...(native.dimensionsCm ? { dimensions: { length: native.dimensionsCm.length, width: native.dimensionsCm.width, height: native.dimensionsCm.height } } : {}),
   };
+  // Added in their place when given (see toOffer).
+  if (native.maxQuantity !== undefined) normalized.maximum_quantity = native.maxQuantity;
+  if (native.weightKg !== undefined) {
+    normalized.weight = native.weightKg;
+    normalized.weight_unit = 'kg';
+  }
+  if (native.dimensionsCm) normalized.dimensions = { length: native.dimensionsCm.length, width: native.dimensionsCm.width, height: native.dimensionsCm.height };
+  return normalized;
 }
 
 /** The fare's perks as one summary: bags of the first leg, the fare rules, the stated features. */
@@ -150,24 +158,30 @@ function fareClassMetadata(
   const firstLeg = native.journeys[0]?.legs[0] as WireLeg;
   const checked = firstLeg.baggage.checked?.pieces ?? 0;
   const features = native.fareFeatures ?? {};
-  return {
-    seat_selection_allowed: features.seatSelection ?? false,
-    // Seats are priced one by one in the seat maps (standard seats free); the offer names no fee.
-    seat_selection_fee: null,
-    seat_selection_currency: null,
-    extra_legroom: false,
-    carry_on_bags: firstLeg.baggage.carryOn?.pieces ?? 0,
-    checked_bags: checked,
-    checked_bags_paid: checked === 0 && services.some((item) => item.type === 'baggage'),
-    ...penaltySummary(conditions.refund_before_departure, conditions.change_before_departure),
-    boarding_priority: features.priorityBoarding ? 'priority' : 'standard',
-  };
+  // Seats are priced one by one in the seat maps (standard seats free); the offer names no fee.
+  return fareSummary(
+    {
+      seat_selection_allowed: features.seatSelection ?? false,
+      extra_legroom: false,
+      carry_on_bags: firstLeg.baggage.carryOn?.pieces ?? 0,
+      checked_bags: checked,
+      checked_bags_paid: checked === 0 && services.some((item) => item.type === 'baggage'),
+      boarding_priority: features.priorityBoarding ? 'priority' : 'standard',
+    },
+    conditions.refund_before_departure,
+    conditions.change_before_departure,
+  );
 }
 
-function airport(value: { code: string; name?: string; city?: string }) {
-  return { iata_code: value.code, ...(value.name ? { name: value.name } : {}), ...(value.city ? { city_name: value.city } : {}) };
+/** An airport: its name and city when given, and, for a segment's ends, the terminal (null when unknown). */
+function airport(value: { code: string; name?: string; city?: string }, terminal?: string | null): Offer['slices'][number]['origin'] {
+  const normalized: Offer['slices'][number]['origin'] = { iata_code: value.code };
+  if (value.name) normalized.name = value.name;
+  if (value.city) normalized.city_name = value.city;
+  if (terminal !== undefined) normalized.terminal = terminal;
+  return normalized;
 }
 
 function carrier(value: { code: string; name?: string }) {
-  return { iata_code: value.code, ...(value.name ? { name: value.name } : {}) };
+  return value.name ? { iata_code: value.code, name: value.name } : { iata_code: value.code };
 }
