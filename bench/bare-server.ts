@@ -16,3 +16,5 @@ app.use(router.routes());
 
 const server = http.createServer(app.callback());
 server.listen(0, '127.0.0.1', () => reportToParent({ port: (server.address() as AddressInfo).port }));
+// Its parent (the benchmark or bench/profile-target.ts) is done with it.
+process.on('disconnect', () => process.exit(0));

@@ -71,26 +71,33 @@ async function loadFor(): Promise<() => Promise<number>> {
   };
 }
 const load = await loadFor();
-const profiling = reply<unknown>('profile');
+const profiling = new Promise<{ profile: Profile; cpuMicros: number }>((resolve) =>
+  child.on('message', (m) => typeof m === 'object' && m !== null && 'profile' in m && resolve(m as { profile: Profile; cpuMicros: number })),
+);
 child.send('profile-start');
 await reply('profiling');
 const requestCount = await load();
 child.send('profile-stop');
-const profile = (await profiling) as { nodes: Node[] };
+const { profile, cpuMicros } = await profiling;
 child.disconnect();
 const file = path.join(dir, `${target}-${Date.now()}.cpuprofile`);
 fs.writeFileSync(file, JSON.stringify(profile));
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
 const nameOf = (node: Node) => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*node_modules\//, '~/').replace(/^file:\/\/\/work\/main\//, '')}:${node.callFrame.lineNumber + 1}`;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+// Each sample weighs the time until the next one: under load the sampler falls far behind its 100 µs
+// interval, so counting samples as 100 µs each would understate a request's CPU several times over.
+const timeOf = new Map<number, number>();
+profile.samples.forEach((id, index) => timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[index + 1] ?? 0)));
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let busy = 0;
 /** Total samples under `node`, counting each function once per stack. */
 function walk(node: Node, onStack: Set<string>): number {
   const name = nameOf(node);
-  let hits = node.hitCount ?? 0;
+  let hits = timeOf.get(node.id) ?? 0;
   if (!name.startsWith('(idle)')) busy += hits;
   self.set(name, (self.get(name) ?? 0) + hits);
   const fresh = !onStack.has(name);
@@ -104,7 +111,7 @@ function walk(node: Node, onStack: Set<string>): number {
 }
 walk(profile.nodes[0] as Node, new Set());
 const show = (title: string, table: Map<string, number>) => {
-  console.log(`${title} (of ${busy} busy samples, ${((busy * 100) / requestCount).toFixed(1)} µs a request at 100 µs a sample)`);
+  console.log(`${title}: shares of the main thread's busy time (${(busy / requestCount).toFixed(1)} µs a request); the process, every thread: ${(cpuMicros / requestCount).toFixed(1)} µs of CPU a request`);
   for (const [where, hits] of [...table].filter(([where]) => !where.startsWith('(idle)') && !where.startsWith('(root)')).sort((a, b) => b[1] - a[1]).slice(0, 35)) {
     console.log(`${((hits / busy) * 100).toFixed(1).padStart(5)}%  ${where}`);
   }
