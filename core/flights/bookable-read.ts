@@ -1,11 +1,11 @@
 /**
- * The read of an offer a booking makes (OfferService.bookable), as one named prepared statement: the
- * offer as its traveler reaches it (owner.ts), claimed by them in the same statement when it was no
- * traveler's yet, with the saved passengers said for it. It was three statements through the query
- * builder on every booking (issue 25).
+ * The read of an offer a booking makes (OfferService.bookable), as one statement without the query
+ * builder (planned at each call: see queryPlannedEachCall): the offer as its traveler reaches it
+ * (owner.ts), claimed by them in the same statement when it was no traveler's yet, with the saved
+ * passengers said for it. It was three statements through the query builder on every booking (issue 25).
  */
 import type { Knex } from 'knex';
-import { queryPrepared } from '../db/prepared.js';
+import { queryPlannedEachCall } from '../db/prepared.js';
 import type { OfferRow } from './offer-rows.js';
 import type { Owner } from './owner.js';
 
@@ -37,6 +37,6 @@ const BOOKABLE = `WITH found AS (
  * caller then asks again the way offers.ts always does.
  */
 export async function readBookable(db: Knex, owner: Owner & { userId: string }, providerId: string, offerId: string): Promise<BookableRow | undefined> {
-  const [row] = await queryPrepared<BookableRow>(db, 'offers_bookable', BOOKABLE, [offerId, providerId, owner.userId, owner.door === 'rest', owner.partnerId ?? null]);
+  const [row] = await queryPlannedEachCall<BookableRow>(db, BOOKABLE, [offerId, providerId, owner.userId, owner.door === 'rest', owner.partnerId ?? null]);
   return row && row.claimed ? { ...row, user_id: owner.userId } : row;
 }

@@ -3,10 +3,10 @@
  * normalized offer without what is ours (id, times) or kept beside it (`raw_offer`), so that a read can
  * send it as stored, as JSON text (presentJson), without parsing it into objects and serializing them again.
  * The two statements every offer's life runs through on the hot paths, its insert and the partner's read,
- * are here as named prepared statements.
+ * are here, without the query builder.
  */
 import type { Knex } from 'knex';
-import { queryPrepared } from '../db/prepared.js';
+import { queryPlannedEachCall, queryPrepared } from '../db/prepared.js';
 import type { Offer } from './offer-schemas.js';
 
 export interface OfferRow {
@@ -61,14 +61,14 @@ export function presentJson(row: StoredJsonRow): string {
   return `${ours},${row.offer_json.slice(1, -1)},"raw_offer":${row.raw_json}}`;
 }
 
-// getProviderOffer's read, a partner's offer by its key alone (owner.ts reaches it by partner), as one named
-// prepared statement: it runs on every read of an offer, and the query builder cost more than the database.
+// getProviderOffer's read, a partner's offer by its key alone (owner.ts reaches it by partner), without the
+// query builder, which cost more than the database; planned at each call (see queryPlannedEachCall).
 const STORED_JSON_OF_PARTNER = `SELECT id, user_id, expires_at, created_at, updated_at, offer::text AS offer_json, raw_offer::text AS raw_json
   FROM offers WHERE id = $1::uuid AND provider_id = $2::text AND partner_id = $3::uuid`;
 
 /** The partner's offer `offerId` of `providerId`, its JSON as stored; undefined when the partner has none. */
 export async function storedJsonOfPartner(db: Knex, offerId: string, providerId: string, partnerId: string): Promise<StoredJsonRow | undefined> {
-  const [row] = await queryPrepared<StoredJsonRow>(db, 'offer_json_of_partner', STORED_JSON_OF_PARTNER, [offerId, providerId, partnerId]);
+  const [row] = await queryPlannedEachCall<StoredJsonRow>(db, STORED_JSON_OF_PARTNER, [offerId, providerId, partnerId]);
   return row;
 }
 
