@@ -22,7 +22,7 @@ import type { Browser, Frame } from 'playwright-core';
 import { book, booker, prepareBooking } from './helpers/bookings.js';
 import { CHROMIUM_MISSING, clientCallback, launchChromium } from './helpers/chromium.js';
 import { fitsEveryWidth } from './helpers/layout.js';
-import { buttonOf, dialogOf, exits, focusOf, openCheckout, openShop as openDemoShop, waitForExits, type DemoPage, type DemoWindow, type El, type Exit } from './helpers/demo-travel.js';
+import { buttonOf, dialogOf, exits, focusOf, openCheckout, openShop as openDemoShop, pollFor, waitForExits, type DemoPage, type DemoWindow, type El, type Exit } from './helpers/demo-travel.js';
 import { startService, uniquePrefix, type RunningService } from './helpers/service.js';
 
 const BOOKING_PATH = /^\/checkout\/bookings\/([0-9a-f-]{36})$/;
@@ -186,13 +186,9 @@ test('only the checkout frame is heard: another frame of its origin, a window of
     intruder.title = 'Intruder';
     doc.body.append(intruder);
   }, `${authOrigin}/checkout/intruder`);
-  let intruder: Frame | undefined;
-  for (let attempt = 0; attempt < 100 && !intruder; attempt++) {
-    intruder = page.frames().find((candidate) => candidate.url().endsWith('/checkout/intruder'));
-    if (!intruder) await page.waitForTimeout(50);
-  }
-  await post(intruder as Frame, complete);
-  await post(intruder as Frame, { type: 'SVC_CHECKOUT_CLOSE_REQUESTED' });
+  const intruder = await pollFor(page, () => page.frames().find((candidate) => candidate.url().endsWith('/checkout/intruder')), () => 'the intruding frame did not load');
+  await post(intruder, complete);
+  await post(intruder, { type: 'SVC_CHECKOUT_CLOSE_REQUESTED' });
   // A window of another origin (a popup this page opened) posting to the page.
   const stranger = await clientCallback();
   const [popup] = await Promise.all([shop.context.waitForEvent('page'), page.evaluate((url) => void (globalThis as unknown as DemoWindow).open(url), stranger.url)]);

@@ -5,6 +5,7 @@
  * for its traveler, atomically; from then on only that traveler reaches it, and the passenger details
  * kept for its order are never shown to anyone else.
  */
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { datedFixture } from '../providers/flights/provider-a/sandbox.js';
 import { jsonOf, type Json } from './helpers/http.js';
@@ -114,6 +115,28 @@ test('two agents racing for one unclaimed offer: one wins, the other gets offer_
     t.true(answers.every((answer) => answer.ok || answer.error?.code === 'offer_not_found'));
     t.is((await ownerOf(offerId)).user_id, winners[0]?.userId ?? null);
   }
+});
+
+test('two agents racing to read one unclaimed offer (get_offer_details, one statement that reads and claims): one gets it, the others offer_not_found', async (t) => {
+  const agents = await Promise.all([agentOf('partner'), agentOf('self-registered'), agentOf('partner'), agentOf('self-registered')]);
+  for (let round = 0; round < 3; round++) {
+    const offerId = await partnerOffer();
+    const answers = await Promise.all(agents.map((agent) => tool(agent.token, 'get_offer_details', { provider_id: 'provider_a', offer_id: offerId })));
+    const winners = answers.flatMap((answer, index) => (answer.ok ? [agents[index] as (typeof agents)[number]] : []));
+    t.is(winners.length, 1, `round ${round}: ${JSON.stringify(answers.map((answer) => answer.error ?? answer.ok?.id))}`);
+    t.true(answers.every((answer) => answer.ok?.id === offerId || answer.error?.code === 'offer_not_found'));
+    t.is((await ownerOf(offerId)).user_id, winners[0]?.userId ?? null);
+    t.is((await tool(winners[0]?.token as string, 'get_offer_details', { provider_id: 'provider_a', offer_id: offerId })).ok?.id, offerId, 'the winner reads it again');
+  }
+});
+
+test('an expired offer is offer_expired to a traveler’s agent, claimed or not', async (t) => {
+  const agent = await agentOf('partner');
+  const [unclaimed, claimed] = [await partnerOffer(), await partnerOffer()];
+  t.is((await tool(agent.token, 'get_offer_details', { provider_id: 'provider_a', offer_id: claimed })).ok?.id, claimed);
+  await running.service.db.knex('offers').whereIn('id', [unclaimed, claimed]).update({ expires_at: new Date(Date.now() - 60_000) });
+  for (const offerId of [unclaimed, claimed]) t.is((await tool(agent.token, 'get_offer_details', { provider_id: 'provider_a', offer_id: offerId })).error?.code, 'offer_expired');
+  t.is((await tool(agent.token, 'get_offer_details', { provider_id: 'provider_a', offer_id: randomUUID() })).error?.code, 'offer_not_found');
 });
 
 test('two partners: another partner’s key reaches nothing of this partner’s offers, with or without a traveler', async (t) => {

@@ -115,19 +115,29 @@ export const buttonOf = (page: Page, provider: string) => page.locator(`#offer-$
 export const dialogOf = (page: Page, provider: string) => page.locator(`#offer-${provider} checkout-button dialog`);
 export const exits = (page: Page) => page.evaluate(() => (globalThis as unknown as DemoWindow).demoTravel.exits);
 
+/**
+ * Polls `found` until it gives a value. The bound is generous: under the whole suite's load on two cores a
+ * page can take several seconds to create its session or load its frame, and a test fails by ava's own
+ * timeout anyway; what is asserted is that it happens, not how fast.
+ */
+export async function pollFor<T>(page: Page, found: () => T | undefined, failure: () => string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = found();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(failure());
+    await page.waitForTimeout(50);
+  }
+}
+
 /** The checkout frame of `sessionId`, once loaded. */
 export async function checkoutFrame(shop: DemoPage, sessionId: string): Promise<Frame> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const frame = shop.page.frames().find((candidate) => candidate.url().startsWith(`${shop.authOrigin}/checkout/${sessionId}`));
-    if (frame) return frame;
-    await shop.page.waitForTimeout(50);
-  }
-  throw new Error(`no checkout frame for session ${sessionId}`);
+  const framePrefix = `${shop.authOrigin}/checkout/${sessionId}`;
+  return pollFor(shop.page, () => shop.page.frames().find((candidate) => candidate.url().startsWith(framePrefix)), () => `no checkout frame for session ${sessionId}`);
 }
 
 export async function waitForSessions(shop: DemoPage, count: number): Promise<void> {
-  for (let attempt = 0; attempt < 200 && shop.sessions.length < count; attempt++) await shop.page.waitForTimeout(25);
-  if (shop.sessions.length < count) throw new Error(`expected ${count} checkout sessions, saw ${shop.sessions.length}`);
+  await pollFor(shop.page, () => (shop.sessions.length >= count ? true : undefined), () => `expected ${count} checkout sessions, saw ${shop.sessions.length}`);
 }
 
 /** Opens the checkout of `provider` and waits for its dialog and frame. */
@@ -141,7 +151,7 @@ export async function openCheckout(shop: DemoPage, provider: string): Promise<{ 
 }
 
 export async function waitForExits(page: Page, count: number): Promise<Exit[]> {
-  await page.waitForFunction((expected) => (globalThis as unknown as DemoWindow).demoTravel.exits.length >= expected, count, { timeout: 10_000 });
+  await page.waitForFunction((expected) => (globalThis as unknown as DemoWindow).demoTravel.exits.length >= expected, count, { timeout: 30_000 });
   return exits(page);
 }
 
