@@ -2,7 +2,7 @@
  * Starts the service: configuration, database, HTTP server, the admin socket (embedded database only),
  * the demo partner in sandbox mode, and a graceful stop on SIGTERM/SIGINT.
  */
-import http from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Service } from './app.js';
 import type { Config } from './config.js';
@@ -42,7 +42,9 @@ async function start(config: Config): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   // Loaded once the configuration is known good: a bad variable stops the process with its one line,
   // before any library prints notices of its own (oidc-provider warns about Node.js 20 at import).
-  const [app, { startAdminSocket }, { releaseUnusedMemory }, seeds, { stopServer }] = await Promise.all([
+  // node:http too: loading it takes some 60 ms that the worker's start need not wait for.
+  const [{ default: http }, app, { startAdminSocket }, { releaseUnusedMemory }, seeds, { stopServer }] = await Promise.all([
+    import('node:http'),
     import('./app.js'),
     import('./admin/socket.js'),
     import('./core/memory.js'),
@@ -104,7 +106,7 @@ async function start(config: Config): Promise<void> {
 }
 
 /** Binds a port; one that is taken or not ours to use is a start-up error naming its variable. */
-async function listen(server: http.Server, port: number, host: string, variable: string): Promise<void> {
+async function listen(server: Server, port: number, host: string, variable: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,7 +1,8 @@
 /**
  * Where the tests find the project and its build. The tests run compiled, from dist/test/ (`npm test`
  * builds first), and start the service and the scripts as plain JavaScript from the same build, as
- * `npm start` and `npm run admin` do: `node dist/main.js`, no TypeScript loader.
+ * `npm start` and `npm run admin` do, no TypeScript loader: the service from its bundle (SERVICE_ENTRY),
+ * the scripts from their files.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,14 @@ export const PROJECT_DIR = path.resolve(path.dirname(here), builtHere ? '../../.
 /** The build, dist/. */
 export const BUILD_DIR = path.join(PROJECT_DIR, 'dist');
 
-/** The compiled file of a source: `compiled('scripts/admin.ts')` is the absolute path of dist/scripts/admin.js. */
+/** What `npm start` runs: the service's bundle, dist/start/main.js (scripts/build.mjs, bundleStart). */
+export const SERVICE_ENTRY = path.join(BUILD_DIR, 'start', 'main.js');
+
+/**
+ * The compiled file node runs for a source: `compiled('scripts/admin.ts')` is the absolute path of
+ * dist/scripts/admin.js. The service, `compiled('main.ts')`, is what `npm start` runs: its bundle.
+ */
 export function compiled(source: string): string {
+  if (source === 'main.ts') return SERVICE_ENTRY;
   return path.join(BUILD_DIR, source.replace(/\.ts$/, '.js'));
 }
