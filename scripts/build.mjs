@@ -103,7 +103,9 @@ if (toCompile.length > 0) {
     logLevel: 'warning',
   });
 }
-const bundled = toCompile.length > 0 || toCopy.length > 0 || !fs.existsSync(path.join(START, 'main.js'));
+// The service never loads the tests or the benchmarks: a change there alone leaves the bundle as it is.
+const serviceChanged = [...toCompile, ...toCopy].some((file) => !file.startsWith(`test${path.sep}`) && !file.startsWith(`bench${path.sep}`));
+const bundled = serviceChanged || !fs.existsSync(path.join(START, 'main.js'));
 if (bundled) await bundleStart();
 fs.mkdirSync(OUT, { recursive: true });
 fs.writeFileSync(STAMP, stamp);
