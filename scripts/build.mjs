@@ -11,7 +11,7 @@
  * The folders are tsconfig.json's `include` list, so the build and the type check see the same files.
  *
  * Then `npm start`'s own build, dist/start/: the service (main.ts and what it loads) bundled with its
- * dependencies into a few files (bundleStart below).
+ * dependencies into some 60 files (bundleStart below).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -113,7 +113,7 @@ fs.writeFileSync(STAMP, stamp);
 /**
  * `npm start` runs dist/start/main.js: main.ts and the service's modules bundled with their dependencies.
  * Loading the service's ~1,250 modules one by one was over half of a start's CPU, most of it Node's
- * loader resolving, statting and reading files (issue 25); a bundle is a few files. Parts loaded on first
+ * loader resolving, statting and reading files (issue 25); the bundle is some 60 files. Parts loaded on first
  * use (the tool endpoint) stay apart, as chunks loaded when asked for.
  *
  * - Our files that find their pages, scripts and fixtures relative to `import.meta.url` get the URL of
