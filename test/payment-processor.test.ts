@@ -38,7 +38,7 @@ interface Running {
 }
 
 /** A processor sandbox on a port of its own, as the composition root would mount it. */
-async function startProcessor(options: { clock?: Clock; apiKeys?: string[] } = {}): Promise<Running> {
+async function startProcessor(options: { clock?: Clock; apiKeys?: string[]; slowCardDelayMs?: number } = {}): Promise<Running> {
   const app = new Koa();
   const hits: string[] = [];
   app.use(async (ctx, next) => {
@@ -51,7 +51,7 @@ async function startProcessor(options: { clock?: Clock; apiKeys?: string[] } = {
     apiKeys: options.apiKeys ?? [SANDBOX_PROCESSOR_KEY],
     vaultUrl,
     vaultKey: SANDBOX_PROCESSOR_VAULT_KEY,
-    slowCardDelayMs: SLOW_CARD_DELAY_MS,
+    slowCardDelayMs: options.slowCardDelayMs ?? SLOW_CARD_DELAY_MS,
   });
   app.use(sandbox.routes());
   const server = await listen(app);
@@ -199,17 +199,21 @@ test('authorize: the processing-error card is the processor’s failure: retried
 
 test('authorize: the slow card outlasts the adapter’s timeout: payment_timeout at once, not retried; the same key later replays the authorization', async (t) => {
   t.is(SLOW_CARD_NUMBER, PROCESSOR_TEST_CARDS.slow.number);
+  // The sandbox's delay is far longer than the adapter's timeout, so that a loaded machine, slow
+  // even to deliver the request, still times the caller out long before the sandbox would answer.
+  const slowDelayMs = 20_000;
+  const slow = await startProcessor({ slowCardDelayMs: slowDelayMs });
   const vaultToken = await tokenize(SLOW_CARD_NUMBER);
   const idempotencyKey = key();
   const started = Date.now();
-  const error = await t.throwsAsync(adapter({ timeoutMs: 500 }).authorize({ amountMinor: 700, currency: 'GBP', vaultToken, idempotencyKey }), { instanceOf: ProviderTimeoutError });
+  const error = await t.throwsAsync(adapter({ baseUrl: slow.url, timeoutMs: 3_000 }).authorize({ amountMinor: 700, currency: 'GBP', vaultToken, idempotencyKey }), { instanceOf: ProviderTimeoutError });
   t.is(error?.code, 'payment_timeout');
-  t.true(Date.now() - started < SLOW_CARD_DELAY_MS, 'the caller is not kept waiting for the sandbox');
-  t.is(processor.hits.filter((hit) => hit.endsWith(idempotencyKey)).length, 1, 'a timeout is not retried');
+  t.true(Date.now() - started < slowDelayMs, 'the caller is not kept waiting for the sandbox');
+  t.is(slow.hits.filter((hit) => hit.endsWith(idempotencyKey)).length, 1, 'a timeout is not retried');
   // The sandbox stops waiting when its caller hangs up, and the authorization is made all the same.
   const row = await eventually(async () => (await intentRows(vaultToken))[0]);
-  t.true(Date.now() - started < SLOW_CARD_DELAY_MS, 'the sandbox stopped waiting when its caller hung up');
-  const replayed = await adapter().authorize({ amountMinor: 700, currency: 'GBP', vaultToken, idempotencyKey });
+  t.true(Date.now() - started < slowDelayMs, 'the sandbox stopped waiting when its caller hung up');
+  const replayed = await adapter({ baseUrl: slow.url }).authorize({ amountMinor: 700, currency: 'GBP', vaultToken, idempotencyKey });
   t.is(replayed.id, row.id);
   t.is(replayed.status, 'requires_capture');
   t.is((await intentRows(vaultToken)).length, 1);
