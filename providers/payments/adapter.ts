@@ -10,9 +10,9 @@
  * long enough, and learns it at once.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import got, { RequestError, TimeoutError, type Got } from 'got';
 import { CardDeclinedError, ConflictError, NotFoundError, ProviderTimeoutError, ProviderUnavailableError, ValidationError, type FieldError } from '../../core/errors.js';
 import type { PaymentIntent, PaymentProcessor, PaymentRefund } from '../../core/ports.js';
+import { HttpClient, HttpTimeoutError, type HttpAnswer } from '../http-client.js';
 import { WireError, WirePaymentIntent, WireRefund } from './wire.js';
 
 export interface StripeProcessorSettings {
@@ -29,25 +29,16 @@ const MAX_RETRIES = 2;
 const RETRY_DELAY_MS = 250;
 const STATE_CONFLICTS = new Set(['payment_intent_unexpected_state', 'amount_too_large', 'charge_already_refunded']);
 
-interface Exchange {
-  status: number;
-  /** The parsed JSON answer; undefined when it was not JSON. */
-  body: unknown;
-}
-
 export class StripeProcessor implements PaymentProcessor {
-  readonly #http: Got;
+  readonly #http: HttpClient;
   readonly #timeoutMs: number;
 
   constructor(settings: StripeProcessorSettings) {
     this.#timeoutMs = settings.timeoutMs ?? DEFAULT_PROCESSOR_TIMEOUT_MS;
-    this.#http = got.extend({
-      prefixUrl: settings.baseUrl.replace(/\/+$/, ''),
+    this.#http = new HttpClient({
+      baseUrl: settings.baseUrl,
       headers: { authorization: `Bearer ${settings.apiKey}`, accept: 'application/json' },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      responseType: 'text',
-      timeout: { request: this.#timeoutMs },
+      timeoutMs: this.#timeoutMs,
     });
   }
 
@@ -94,21 +85,17 @@ export class StripeProcessor implements PaymentProcessor {
   }
 
   /** One call, retried as the header comment says; a 2xx comes back, anything else is thrown in our words. */
-  async #call(method: 'GET' | 'POST', path: string, form: Record<string, string> | undefined, idempotencyKey: string | undefined): Promise<Exchange> {
+  async #call(method: 'GET' | 'POST', path: string, form: Record<string, string> | undefined, idempotencyKey: string | undefined): Promise<HttpAnswer> {
     const waitUntil = Date.now() + this.#timeoutMs;
     for (let attempt = 0; ; attempt++) {
       const mayRetry = attempt < MAX_RETRIES;
-      let exchange: Exchange;
+      let exchange: HttpAnswer;
       try {
-        const response = await this.#http(path, {
-          method,
-          ...(form ? { form } : {}),
-          headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
-        });
-        exchange = { status: response.statusCode, body: json(response.body as string) };
+        exchange = await this.#http.send({ method, path, ...(form ? { form } : {}), ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
       } catch (error) {
-        if (error instanceof TimeoutError) throw timedOut(this.#timeoutMs);
-        if (error instanceof RequestError && !error.response && mayRetry) {
+        if (error instanceof HttpTimeoutError) throw timedOut(this.#timeoutMs);
+        // No answer at all (refused, reset): the same call again, under the same key.
+        if (mayRetry) {
           await sleep(RETRY_DELAY_MS * 2 ** attempt);
           continue;
         }
@@ -131,7 +118,7 @@ export class StripeProcessor implements PaymentProcessor {
 }
 
 /** A PaymentIntent in the port's words; one left without a payment method (declined) is not a success. */
-function intentOf(answer: Exchange): PaymentIntent {
+function intentOf(answer: HttpAnswer): PaymentIntent {
   const intent = parse(WirePaymentIntent, answer.body);
   switch (intent.status) {
     case 'requires_capture':
@@ -232,14 +219,6 @@ function parse<T>(schema: { safeParse(value: unknown): { success: true; data: T 
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw unavailable();
   return parsed.data;
-}
-
-function json(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** An intent id goes into a path: one that is not an id names no payment. */

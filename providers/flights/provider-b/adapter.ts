@@ -1,15 +1,15 @@
 /**
- * provider_b's adapter: its system over HTTP (got), with the timeouts of its capabilities, every answer
+ * provider_b's adapter: its system over HTTP (providers/http-client.ts), with the timeouts of its capabilities, every answer
  * parsed with its native schema, every failure turned into a domain error in our words.
  */
-import { HTTPError, TimeoutError, type Got } from 'got';
 import { z } from 'zod';
 import { NotFoundError, PriceChangedError, ProviderRejectedError, ValidationError } from '../../../core/errors.js';
 import type { FlightProvider, OrderCancellation, OrderPayment, OrderRequest, ProviderOrder } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
 import { toMinorUnits } from '../../../core/money/money.js';
 import type { OfferPassengerDetails, PassengerUpdateRequest, SeatMap } from '../../../core/flights/offer-schemas.js';
-import { providerFailures, providerHttp, type ProviderSettings } from '../adapter-kit.js';
+import { HttpClient, HttpStatusError, HttpTimeoutError } from '../../http-client.js';
+import { providerFailures, type ProviderSettings } from '../adapter-kit.js';
 import { PROVIDER_ID, toOffer, typeFromAge } from './map.js';
 import { orderBody, repriced, seatServicesFor, toCancellation, toProviderOrder } from './order-map.js';
 import { toSeatMap } from './seat-map.js';
@@ -37,24 +37,23 @@ const SEAT_MAPS_KEPT_MAX = 100;
 export class ProviderBAdapter implements FlightProvider {
   readonly providerId = PROVIDER_ID;
   /** Its client within the pricing timeout (offers, seat maps, passengers), and within the booking one (orders). */
-  readonly #http: Got;
-  readonly #orders: Got;
+  readonly #http: HttpClient;
+  readonly #orders: HttpClient;
   readonly #settings: ProviderSettings;
   /** The last seat maps read of each offer (by its id at provider_b), for the order that follows. */
   readonly #recentSeatMaps = new Map<string, { seatMaps: WireSeatMap[]; at: number }>();
 
   constructor(settings: ProviderSettings) {
     this.#settings = settings;
-    // Each timeout set once, not merged into every call's options.
-    const http = providerHttp(settings.baseUrl, { authorization: `Bearer ${settings.token}`, 'duffel-version': 'v2' });
-    this.#http = http.extend({ timeout: { request: settings.capabilities.pricing_timeout_seconds * 1000 } });
-    this.#orders = http.extend({ timeout: { request: settings.capabilities.booking_timeout_seconds * 1000 } });
+    const headers = { authorization: `Bearer ${settings.token}`, 'duffel-version': 'v2', accept: 'application/json' };
+    this.#http = new HttpClient({ baseUrl: settings.baseUrl, headers, timeoutMs: settings.capabilities.pricing_timeout_seconds * 1000 });
+    this.#orders = new HttpClient({ baseUrl: settings.baseUrl, headers, timeoutMs: settings.capabilities.booking_timeout_seconds * 1000 });
   }
 
   async price(raw: Record<string, unknown>): Promise<NormalizedOffer> {
     const id = encodeURIComponent(String(raw.id));
     const answer = await this.#call(raw, () =>
-      this.#http.post(`air/offers/${id}/actions/price`, { json: { data: {} } }).json(),
+      this.#http.json({ method: 'POST', path: `air/offers/${id}/actions/price`, json: { data: {} } }),
     );
     const { data } = failures.parse(OfferAnswer, answer);
     return { offer: failures.map(() => toOffer(data)), providerOfferId: data.id };
@@ -66,7 +65,7 @@ export class ProviderBAdapter implements FlightProvider {
 
   async #nativeSeatMaps(raw: Record<string, unknown>): Promise<WireSeatMap[]> {
     const answer = await this.#call(raw, () =>
-      this.#http.get('air/seat_maps', { searchParams: { offer_id: String(raw.id) } }).json(),
+      this.#http.json({ method: 'GET', path: 'air/seat_maps', query: { offer_id: String(raw.id) } }),
     );
     const seatMaps = failures.parse(SeatMapsAnswer, answer).data;
     this.#keepSeatMaps(String(raw.id), seatMaps);
@@ -108,7 +107,7 @@ export class ProviderBAdapter implements FlightProvider {
     }
     let answer: unknown;
     try {
-      answer = await this.#orders.post('air/orders', { json: orderBody(request, seatIds) }).json();
+      answer = await this.#orders.json({ method: 'POST', path: 'air/orders', json: orderBody(request, seatIds) });
     } catch (error) {
       if (codesOf(error).includes('price_changed')) throw await this.#priceChangedAtOrder(request);
       throw this.#orderFailure(error, request.raw);
@@ -124,7 +123,7 @@ export class ProviderBAdapter implements FlightProvider {
   async payOrder(payment: OrderPayment): Promise<ProviderOrder> {
     const json = { data: { order_id: payment.orderId, payment: { type: 'balance', amount: payment.amount, currency: payment.currency } } };
     try {
-      failures.parse(PaymentAnswer, await this.#orders.post('air/payments', { json }).json());
+      failures.parse(PaymentAnswer, await this.#orders.json({ method: 'POST', path: 'air/payments', json }));
     } catch (error) {
       const codes = codesOf(error);
       // Paid already (a step repeated after a crash): the order as it is answers.
@@ -139,17 +138,17 @@ export class ProviderBAdapter implements FlightProvider {
   }
 
   async retrieveOrder(orderId: string): Promise<ProviderOrder> {
-    const answer = await this.#orderCall(() => this.#orders.get(`air/orders/${encodeURIComponent(orderId)}`).json());
+    const answer = await this.#orderCall(() => this.#orders.json({ method: 'GET', path: `air/orders/${encodeURIComponent(orderId)}` }));
     return this.#order(answer);
   }
 
   /** Two steps: `POST /air/order_cancellations` quotes the refund, its `actions/confirm` cancels. */
   async cancelOrder(orderId: string): Promise<OrderCancellation> {
-    const quoted = await this.#orderCall(() => this.#orders.post('air/order_cancellations', { json: { data: { order_id: orderId } } }).json());
+    const quoted = await this.#orderCall(() => this.#orders.json({ method: 'POST', path: 'air/order_cancellations', json: { data: { order_id: orderId } } }));
     let cancellation = failures.parse(CancellationAnswer, quoted).data;
     if (!cancellation.confirmed_at) {
       const path = `air/order_cancellations/${encodeURIComponent(cancellation.id)}/actions/confirm`;
-      cancellation = failures.parse(CancellationAnswer, await this.#orderCall(() => this.#orders.post(path).json())).data;
+      cancellation = failures.parse(CancellationAnswer, await this.#orderCall(() => this.#orders.json({ method: 'POST', path }))).data;
     }
     if (!cancellation.confirmed_at) throw failures.unavailable();
     const confirmed = cancellation;
@@ -179,8 +178,8 @@ export class ProviderBAdapter implements FlightProvider {
   /** An order step's failure; `raw` is the offer when the step is the order's creation. */
   #orderFailure(error: unknown, raw: Record<string, unknown> | undefined): Error {
     const seconds = this.#settings.capabilities.booking_timeout_seconds;
-    if (error instanceof TimeoutError) return failures.timedOut(seconds);
-    if (!(error instanceof HTTPError)) return failures.unavailable();
+    if (error instanceof HttpTimeoutError) return failures.timedOut(seconds);
+    if (!(error instanceof HttpStatusError)) return failures.unavailable();
     const codes = codesOf(error);
     if (raw && (codes.includes('offer_no_longer_available') || codes.includes('invalid_passenger_name'))) return this.#translate(error, raw);
     if (codes.some((code) => PASSENGER_CODES.includes(code))) {
@@ -207,7 +206,7 @@ export class ProviderBAdapter implements FlightProvider {
         `${PROVIDER_ID}: order cancelled`,
       );
     }
-    if (error.response.statusCode === 404 && !raw) return new NotFoundError(`${PROVIDER_ID} has no such order.`, 'provider_order_not_found');
+    if (error.status === 404 && !raw) return new NotFoundError(`${PROVIDER_ID} has no such order.`, 'provider_order_not_found');
     return failures.unavailable();
   }
 
@@ -227,7 +226,7 @@ export class ProviderBAdapter implements FlightProvider {
       ...(update.last_name ? { family_name: update.last_name } : {}),
       ...(update.loyalty_programme_accounts ? { loyalty_programme_accounts: update.loyalty_programme_accounts } : {}),
     };
-    const answer = await this.#call(raw, () => this.#http.patch(path, { json: { data } }).json());
+    const answer = await this.#call(raw, () => this.#http.json({ method: 'PATCH', path, json: { data } }));
     const passenger = failures.parse(PassengerAnswer, answer).data;
     return {
       id: passenger.id,
@@ -248,16 +247,16 @@ export class ProviderBAdapter implements FlightProvider {
   }
 
   #translate(error: unknown, raw: Record<string, unknown>): Error {
-    if (error instanceof TimeoutError) return failures.timedOut(this.#settings.capabilities.pricing_timeout_seconds);
-    if (error instanceof HTTPError) {
-      const codes = WireErrors.safeParse(error.response.body).data?.errors.map((item) => item.code) ?? [];
+    if (error instanceof HttpTimeoutError) return failures.timedOut(this.#settings.capabilities.pricing_timeout_seconds);
+    if (error instanceof HttpStatusError) {
+      const codes = WireErrors.safeParse(error.body).data?.errors.map((item) => item.code) ?? [];
       if (codes.includes('invalid_passenger_name')) {
         return failures.invalidPassenger(
           "The airline refused the passenger's name: use letters, spaces, hyphens and apostrophes only, as printed in the passport.",
           'invalid passenger name',
         );
       }
-      if (codes.includes('offer_no_longer_available') || error.response.statusCode === 404) {
+      if (codes.includes('offer_no_longer_available') || error.status === 404) {
         // One code for both: the offer's own expiry tells them apart.
         const expired = typeof raw.expires_at === 'string' && new Date(raw.expires_at) <= this.#settings.clock.now();
         return expired ? failures.expired() : failures.soldOut();
@@ -268,8 +267,8 @@ export class ProviderBAdapter implements FlightProvider {
 }
 
 function codesOf(error: unknown): string[] {
-  if (!(error instanceof HTTPError)) return [];
-  return WireErrors.safeParse(error.response.body).data?.errors.flatMap((item) => (item.code ? [item.code] : [])) ?? [];
+  if (!(error instanceof HttpStatusError)) return [];
+  return WireErrors.safeParse(error.body).data?.errors.flatMap((item) => (item.code ? [item.code] : [])) ?? [];
 }
 
 const serviceUnavailable = (what: string) =>
