@@ -119,15 +119,24 @@ export const IN_FLIGHT: BookingStatus[] = ['pending', 'payment_authorized', 'boo
  * (core/db/prepared.ts): planned once per connection, without the query builder, which was most of what a
  * booking cost the service (issue 25). Each distinct text gets a name of its own.
  */
-const statementNames = new Map<string, string>();
+const statements = new Map<string, { name: string; text: string }>();
+
+/**
+ * The statement of `shape` (what its text depends on), its text built the first time only: the insert's
+ * and the steps' texts run to kilobytes, and building and hashing one at each call cost more than the
+ * rest of the call's own work (issue 25).
+ */
+async function preparedAs<Row>(db: Db, shape: string, build: () => string, values: unknown[]): Promise<Row[]> {
+  let statement = statements.get(shape);
+  if (statement === undefined) {
+    statement = { name: `bookings_${statements.size + 1}`, text: build() };
+    statements.set(shape, statement);
+  }
+  return queryPrepared<Row>(db as Knex, statement.name, statement.text, values);
+}
 
 async function prepared<Row>(db: Db, text: string, values: unknown[]): Promise<Row[]> {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `bookings_${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return queryPrepared<Row>(db as Knex, name, text, values);
+  return preparedAs<Row>(db, text, () => text, values);
 }
 
 /**
@@ -155,11 +164,16 @@ export type NewSeatRow = Omit<SeatSelectionRow, 'id' | 'created_at' | 'updated_a
 export async function insertBooking(db: Db, row: Record<string, unknown> & { offer: Record<string, unknown> }, passengers: NewPassengerRow[], seats: NewSeatRow[]): Promise<BookingRow | undefined> {
   const columns = Object.keys(row);
   const values = columns.map((column) => (column === 'offer' ? JSON.stringify(row.offer) : row[column]));
+  const [inserted] = await preparedAs<BookingRow>(db, `insert ${columns.join(',')}`, () => insertText(columns), [...values, JSON.stringify(passengers), JSON.stringify(seats)]);
+  return inserted && { ...inserted, offer: row.offer };
+}
+
+function insertText(columns: string[]): string {
   const passengerColumns = 'id, booking_id, user_passenger_id, provider_passenger_id, traveler_type, title, first_name, middle_name, last_name, date_of_birth, gender, email, phone_number, nationality, documents_sealed, fare_basis_code, position, created_at, updated_at';
   const seatColumns = 'booking_id, booking_passenger_id, user_passenger_id, segment_id, seat_number, seat_row, seat_column, price, currency, created_at, updated_at';
   const at = columns.length;
   // The passengers and seats ride on the booking's insert: none is written when the key was taken.
-  const text = `WITH booked AS (
+  return `WITH booked AS (
       INSERT INTO bookings (${columns.map(quoted).join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})
       ON CONFLICT (user_id, idempotency_key) DO NOTHING
       RETURNING ${STEP_COLUMNS}
@@ -173,8 +187,6 @@ export async function insertBooking(db: Db, row: Record<string, unknown> & { off
       SELECT ${prefixed('given', seatColumns)} FROM booked, jsonb_populate_recordset(NULL::booking_seat_selections, $${at + 2}::jsonb) AS given
     )
     SELECT * FROM booked`;
-  const [inserted] = await prepared<BookingRow>(db, text, [...values, JSON.stringify(passengers), JSON.stringify(seats)]);
-  return inserted && { ...inserted, offer: row.offer };
 }
 
 export async function findByKey(db: Db, userId: string, key: string): Promise<BookingRow | undefined> {
@@ -234,33 +246,44 @@ const AS_READ = new Set(['status', 'provider_status', 'provider_order_id', 'retr
 export async function advance(db: Db, row: BookingRow, step: Step): Promise<BookingRow | undefined> {
   const columns = Object.keys(step.changes).filter((column) => column !== 'updated_at');
   const known = columns.every((column) => AS_READ.has(column));
+  const noted = step.changes.status !== undefined || Boolean(step.note);
+  // A passenger named twice keeps the last ticket, as one write after another would.
+  const tickets = new Map((step.tickets ?? []).map((ticket) => [ticket.providerPassengerId, ticket.ticketNumber]));
+  const ticketed = tickets.size > 0;
+  const inFlight = step.inFlight === true;
   const values: unknown[] = [row.id, step.leaseOwner, step.from, step.now, ...columns.map((column) => step.changes[column])];
+  if (noted) values.push(step.note ?? null);
+  if (ticketed) values.push([...tickets.keys()], [...tickets.values()]);
+  const shape = `advance ${columns.join(',')} ${String(noted)} ${String(ticketed)} ${String(inFlight)}`;
+  const [moved] = await preparedAs<BookingRow>(db, shape, () => advanceText(columns, { known, noted, ticketed, inFlight }), values);
+  if (!moved) return undefined;
+  return known ? ({ ...row, ...step.changes, updated_at: step.now } as BookingRow) : { ...moved, offer: row.offer };
+}
+
+/** The step's statement: $1–$4 the booking, lease, statuses and time; then the changes, the note, the tickets. */
+function advanceText(columns: string[], shape: { known: boolean; noted: boolean; ticketed: boolean; inFlight: boolean }): string {
+  let next = columns.length + 5;
   const parts = [
     `WITH moved AS (
       UPDATE bookings SET ${[...columns.map((column, index) => `${quoted(column)} = $${index + 5}`), 'updated_at = $4'].join(', ')}
       WHERE id = $1 AND lease_owner = $2 AND status = ANY($3::text[])
-      RETURNING ${known ? 'id, status' : STEP_COLUMNS}
+      RETURNING ${shape.known ? 'id, status' : STEP_COLUMNS}
     )`,
   ];
-  if (step.changes.status !== undefined || step.note) {
-    values.push(step.note ?? null);
-    parts.push(`noted AS (INSERT INTO booking_events (booking_id, status, note, created_at) SELECT id, status, $${values.length}::text, $4 FROM moved)`);
+  if (shape.noted) {
+    parts.push(`noted AS (INSERT INTO booking_events (booking_id, status, note, created_at) SELECT id, status, $${next}::text, $4 FROM moved)`);
+    next += 1;
   }
-  // A passenger named twice keeps the last ticket, as one write after another would.
-  const tickets = new Map((step.tickets ?? []).map((ticket) => [ticket.providerPassengerId, ticket.ticketNumber]));
-  if (tickets.size > 0) {
-    values.push([...tickets.keys()], [...tickets.values()]);
+  if (shape.ticketed) {
     parts.push(`ticketed AS (
       UPDATE booking_passengers AS passenger SET ticket_number = given.ticket_number, updated_at = $4
-      FROM moved, unnest($${values.length - 1}::text[], $${values.length}::text[]) AS given (provider_passenger_id, ticket_number)
+      FROM moved, unnest($${next}::text[], $${next + 1}::text[]) AS given (provider_passenger_id, ticket_number)
       WHERE passenger.booking_id = moved.id AND passenger.provider_passenger_id = given.provider_passenger_id
     )`);
   }
   // set_config(..., true) is SET LOCAL: it ends with this statement's own transaction, at its commit.
-  const select = step.inFlight ? "SELECT moved.* FROM moved, set_config('synchronous_commit', 'off', true) AS flush_later" : 'SELECT * FROM moved';
-  const [moved] = await prepared<BookingRow>(db, `${parts.join(', ')} ${select}`, values);
-  if (!moved) return undefined;
-  return known ? ({ ...row, ...step.changes, updated_at: step.now } as BookingRow) : { ...moved, offer: row.offer };
+  const select = shape.inFlight ? "SELECT moved.* FROM moved, set_config('synchronous_commit', 'off', true) AS flush_later" : 'SELECT * FROM moved';
+  return `${parts.join(', ')} ${select}`;
 }
 
 /** Lets go of the lease `leaseOwner` holds, if it still does; the booking as it is then (`row` if not held). */
