@@ -1,9 +1,10 @@
 /**
- * The HTTP client of the adapters on a booking's path (the payment processor, provider_b): undici's
- * `request`, the library Node's own fetch is built on. Issue 25 measured got, the other adapters' client,
- * as the largest single cost of a booking: about a quarter of the service's CPU for the booking's three
- * calls, twice what undici spends on the same call. The other adapters move over when they are next
- * worked on.
+ * The HTTP client of the service's adapters (the flight providers, the payment processor, the card vault,
+ * the sandbox mail and SMS relay): undici's `request`, the library Node's own fetch is built on. Issue 25 measured got, the client they
+ * used before, as the largest single cost of a booking: a quarter of the service's own CPU for the
+ * booking's three calls, about twice what undici spends on the same call. got remains where its streams
+ * earn their cost (fetching a client's metadata document, capped in size) and in the processor sandbox's
+ * and the demo sites' own calls.
  *
  * One deadline covers each whole exchange (connection, answer and body). Nothing is retried here: whether
  * a call may be repeated is the adapter's decision (a booking must not be made twice). An answer of any
@@ -28,6 +29,8 @@ export interface HttpCall {
   form?: Record<string, string>;
   query?: Record<string, string>;
   headers?: Record<string, string>;
+  /** This call's own deadline, in place of the client's (what is left of a longer operation's). */
+  timeoutMs?: number;
 }
 
 export interface HttpAnswer {
@@ -65,7 +68,9 @@ export class HttpClient {
 
   /** One exchange: its status and parsed body, whatever the status. */
   async send(call: HttpCall): Promise<HttpAnswer> {
-    const signal = AbortSignal.timeout(this.#timeoutMs);
+    const timeoutMs = call.timeoutMs ?? this.#timeoutMs;
+    // Whole milliseconds, at least one: a deadline's remainder may be fractional, which the timer refuses.
+    const signal = AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs)));
     const body = call.json !== undefined ? JSON.stringify(call.json) : call.form ? new URLSearchParams(call.form).toString() : undefined;
     const contentType = call.json !== undefined ? 'application/json' : call.form ? 'application/x-www-form-urlencoded' : undefined;
     const url = call.query ? `${this.#base}/${call.path}?${new URLSearchParams(call.query).toString()}` : `${this.#base}/${call.path}`;
@@ -78,7 +83,7 @@ export class HttpClient {
       });
       return { status: response.statusCode, body: parsed(await response.body.text()) };
     } catch (error) {
-      if (signal.aborted) throw new HttpTimeoutError(`${call.method} ${url} took longer than ${this.#timeoutMs} ms`);
+      if (signal.aborted) throw new HttpTimeoutError(`${call.method} ${url} took longer than ${timeoutMs} ms`);
       throw new HttpConnectionError(`${call.method} ${url} got no answer: ${(error as Error).message}`, { cause: error });
     }
   }

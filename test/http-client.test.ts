@@ -106,6 +106,11 @@ test('an answer later than the deadline is HttpTimeoutError at the deadline, and
   t.true(hungUp > 0);
 });
 
+test('a fractional deadline, as what is left of a longer one, is taken (rounded up)', async (t) => {
+  await t.throwsAsync(client(5_000).send({ method: 'POST', path: 'slow', json: {}, timeoutMs: 120.7 }), { instanceOf: HttpTimeoutError });
+  t.is((await client(4_000.5).send({ method: 'GET', path: 'fast' })).status, 200);
+});
+
 test('no server at all is HttpConnectionError, never a timeout', async (t) => {
   const closed = http.createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

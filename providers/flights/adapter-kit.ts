@@ -1,9 +1,9 @@
 /**
- * What every flight provider adapter is made of: its settings, its HTTP client, the check of every answer
- * against the provider's native schema, and the domain errors the provider's failures become. The words
- * are ours and the same for every provider, so that a caller reads one meaning whichever provider failed.
+ * What every flight provider adapter is made of besides its HTTP client (providers/http-client.ts): its
+ * settings, the check of every answer against the provider's native schema, and the domain errors the
+ * provider's failures become. The words are ours and the same for every provider, so that a caller reads
+ * one meaning whichever provider failed.
  */
-import got, { type Got } from 'got';
 import type { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
 import { GoneError, ProviderRejectedError, ProviderTimeoutError, ProviderUnavailableError, ValidationError } from '../../core/errors.js';
@@ -17,14 +17,6 @@ export interface ProviderSettings {
   /** Its capabilities: the timeouts come from there. */
   capabilities: ProviderCapabilities;
   clock: Clock;
-}
-
-/**
- * A client for one provider: its base URL and credentials header, JSON answers, and no retries of its
- * own (whether a call may be repeated is the caller's decision: a booking must not be made twice).
- */
-export function providerHttp(baseUrl: string, headers: Record<string, string>): Got {
-  return got.extend({ prefixUrl: baseUrl, headers: { accept: 'application/json', ...headers }, retry: { limit: 0 }, responseType: 'json' });
 }
 
 /** The failures of one provider, in our words. */

@@ -1,15 +1,15 @@
 /** The Mailer and SmsSender that deliver to the sandboxes, over HTTP like a real relay's API. */
-import got, { type Got } from 'got';
 import { ProviderUnavailableError } from '../../core/errors.js';
 import type { MailMessage, Mailer, SmsMessage, SmsSender } from '../../core/ports.js';
+import { HttpClient } from '../http-client.js';
 
-function client(sandboxUrl: string): Got {
-  return got.extend({ prefixUrl: sandboxUrl, timeout: { request: 5000 }, retry: { limit: 0 } });
+function client(sandboxUrl: string): HttpClient {
+  return new HttpClient({ baseUrl: sandboxUrl, headers: {}, timeoutMs: 5000 });
 }
 
-async function deliver(http: Got, path: string, message: object, failure: ProviderUnavailableError): Promise<void> {
+async function deliver(http: HttpClient, path: string, message: object, failure: ProviderUnavailableError): Promise<void> {
   try {
-    await http.post(path, { json: message });
+    await http.json({ method: 'POST', path, json: message });
   } catch {
     throw failure;
   }
@@ -20,7 +20,7 @@ function mailFailure(): ProviderUnavailableError {
 }
 
 export class SandboxMailer implements Mailer {
-  readonly #http: Got;
+  readonly #http: HttpClient;
 
   constructor(sandboxUrl: string) {
     this.#http = client(sandboxUrl);
@@ -32,7 +32,7 @@ export class SandboxMailer implements Mailer {
 }
 
 export class SandboxSms implements SmsSender {
-  readonly #http: Got;
+  readonly #http: HttpClient;
 
   constructor(sandboxUrl: string) {
     this.#http = client(sandboxUrl);

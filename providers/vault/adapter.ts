@@ -1,16 +1,18 @@
 /**
- * The card vault adapter: core's `CardVault` over HTTP (got) in Basis Theory's dialect, for the real
- * vault or its sandbox alike. Answers are checked with the vault's own schemas (wire.ts); failures become
- * domain errors in our words, never the vault's text: `ProviderUnavailableError` (`payment_unavailable`)
- * for a vault that is down, answers 5xx or something unreadable, or refuses our credentials (a
- * configuration error, logged as such), and `ProviderTimeoutError` (`payment_timeout`) for one too slow.
- * Only idempotent calls are retried (reads, merge patches, deletes); opening a session never is.
+ * The card vault adapter: core's `CardVault` over HTTP (providers/http-client.ts) in Basis Theory's
+ * dialect, for the real vault or its sandbox alike. Answers are checked with the vault's own schemas
+ * (wire.ts); failures become domain errors in our words, never the vault's text:
+ * `ProviderUnavailableError` (`payment_unavailable`) for a vault that is down, answers 5xx or something
+ * unreadable, or refuses our credentials (a configuration error, logged as such), and
+ * `ProviderTimeoutError` (`payment_timeout`) for one too slow. Only idempotent calls are retried (reads,
+ * merge patches, deletes); opening a session never is.
  */
-import got, { HTTPError, TimeoutError, type Got, type OptionsInit } from 'got';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { NotFoundError, ProviderTimeoutError, ProviderUnavailableError, ValidationError, type FieldError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { CARD_BRANDS, type CardBrand, type CardVault, type VaultCard, type VaultSession } from '../../core/ports.js';
+import { HttpClient, HttpConnectionError, HttpStatusError, HttpTimeoutError, type HttpAnswer } from '../http-client.js';
 import { WireProblem, WireSession, WireToken, type WireMetadataPatch } from './wire.js';
 
 export interface BasisTheoryVaultSettings {
@@ -26,15 +28,9 @@ export interface BasisTheoryVaultSettings {
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
-/** Up to two more attempts for idempotent calls, after a network failure or a 5xx; never after a timeout. */
-const IDEMPOTENT_RETRY: OptionsInit['retry'] = {
-  limit: 2,
-  methods: ['GET', 'PATCH', 'DELETE'],
-  statusCodes: [500, 502, 503, 504],
-  errorCodes: ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'ENETUNREACH', 'EAI_AGAIN'],
-  backoffLimit: 200,
-  noise: 50,
-};
+/** Up to two more attempts for idempotent calls, after no answer or a 5xx; never after a timeout. */
+const IDEMPOTENT_RETRIES = 2;
+const RETRY_DELAY_MS = 200;
 
 /** The metadata keys of the vault for the details of the port, and back (for its validation problems). */
 const DETAIL_FIELDS = { cardholderName: 'cardholder_name', billingZip: 'billing_zip' } as const;
@@ -47,7 +43,7 @@ const NOT_FOUND = Symbol('not found');
 
 export class BasisTheoryVault implements CardVault {
   readonly publicUrl: string;
-  readonly #http: Got;
+  readonly #http: HttpClient;
   readonly #timeoutMs: number;
   readonly #logger: Logger | undefined;
 
@@ -55,13 +51,7 @@ export class BasisTheoryVault implements CardVault {
     this.publicUrl = settings.baseUrl.replace(/\/+$/, '');
     this.#timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#logger = settings.logger;
-    this.#http = got.extend({
-      prefixUrl: this.publicUrl,
-      headers: { accept: 'application/json', 'bt-api-key': settings.apiKey },
-      responseType: 'json',
-      timeout: { request: this.#timeoutMs },
-      retry: { limit: 0 },
-    });
+    this.#http = new HttpClient({ baseUrl: this.publicUrl, headers: { accept: 'application/json', 'bt-api-key': settings.apiKey }, timeoutMs: this.#timeoutMs });
   }
 
   async openSession(input: { owner: string; origin: string; frameAncestors?: readonly string[] }): Promise<VaultSession> {
@@ -108,23 +98,36 @@ export class BasisTheoryVault implements CardVault {
 
   /** The answer's body, or NOT_FOUND for a 404; every other failure as a domain error. */
   async #request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, options: { json?: unknown; headers?: Record<string, string> } = {}): Promise<unknown> {
-    try {
-      const retry = method === 'POST' ? { limit: 0 } : IDEMPOTENT_RETRY;
-      return await this.#http(path, { ...options, method, retry }).json<unknown>();
-    } catch (error) {
-      if (error instanceof HTTPError && error.response.statusCode === 404) return NOT_FOUND;
-      throw this.#failure(error, method, path);
+    const attempts = method === 'POST' ? 1 : 1 + IDEMPOTENT_RETRIES;
+    for (let attempt = 1; ; attempt++) {
+      let answer: HttpAnswer;
+      try {
+        answer = await this.#http.send({ method, path, ...options });
+      } catch (error) {
+        if (error instanceof HttpConnectionError && attempt < attempts) {
+          await sleep(RETRY_DELAY_MS);
+          continue;
+        }
+        throw this.#failure(error, method, path);
+      }
+      if (answer.status >= 500 && attempt < attempts) {
+        await sleep(RETRY_DELAY_MS);
+        continue;
+      }
+      if (answer.status === 404) return NOT_FOUND;
+      if (answer.status < 200 || answer.status >= 300) throw this.#failure(new HttpStatusError(answer.status, answer.body), method, path);
+      return answer.body;
     }
   }
 
   #failure(error: unknown, method: string, path: string): Error {
-    if (error instanceof TimeoutError) {
+    if (error instanceof HttpTimeoutError) {
       return new ProviderTimeoutError(`The card vault did not answer within ${this.#timeoutMs / 1000} s: try again in a moment.`, 'payment_timeout');
     }
-    if (error instanceof HTTPError) {
-      const status = error.response.statusCode;
+    if (error instanceof HttpStatusError) {
+      const status = error.status;
       if (status === 401 || status === 403) return this.#misconfigured(`the card vault refused our credentials (${status}): check VAULT_API_KEY`);
-      if (status === 400) return this.#invalid(error.response.body, method, path);
+      if (status === 400) return this.#invalid(error.body, method, path);
       this.#logger?.warn({ system: 'card_vault', method, path: redactedPath(path), status }, 'the card vault failed');
     }
     return unavailable();

@@ -1,5 +1,5 @@
 /**
- * provider_a's adapter: its system over HTTP (got), with the timeouts of its capabilities, every answer
+ * provider_a's adapter: its system over HTTP (providers/http-client.ts), with the timeouts of its capabilities, every answer
  * parsed with its native schema, every failure turned into a domain error in our words. Pricing is the
  * step this provider requires before booking. Passenger details go with its order, not before.
  *
@@ -8,12 +8,12 @@
  * payOrder is the held order's issuance; retrieveOrder a GET; cancelOrder a DELETE (204), then a GET for
  * what the cancel refunded.
  */
-import { HTTPError, TimeoutError, type Got } from 'got';
 import type { z } from 'zod';
 import type { FlightProvider, OrderCancellation, OrderPayment, OrderRequest, ProviderOrder } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
 import type { SeatMap } from '../../../core/flights/offer-schemas.js';
-import { providerFailures, providerHttp, type ProviderSettings } from '../adapter-kit.js';
+import { HttpClient, HttpStatusError, HttpTimeoutError, type HttpCall } from '../../http-client.js';
+import { providerFailures, type ProviderSettings } from '../adapter-kit.js';
 import { offerIdOf, PROVIDER_ID, toPricedOffer } from './map.js';
 import { orderFailure, type OrderCall } from './order-failures.js';
 import { toCancellation, toProviderOrder } from './order-mapping.js';
@@ -32,17 +32,21 @@ export class ProviderAAdapter implements FlightProvider {
   readonly providerId = PROVIDER_ID;
   /** Its orders match travelers by `travelerPricings.travelerId`; details go with the order (kept till then). */
   readonly requiresPassengerId = true;
-  readonly #http: Got;
+  /** Its client within the pricing timeout (pricing, seat maps), and within the booking one (orders). */
+  readonly #http: HttpClient;
+  readonly #orders: HttpClient;
   readonly #settings: ProviderSettings;
 
   constructor(settings: ProviderSettings) {
     this.#settings = settings;
-    this.#http = providerHttp(settings.baseUrl, { authorization: `Bearer ${settings.token}` });
+    const headers = { authorization: `Bearer ${settings.token}`, accept: 'application/json' };
+    this.#http = new HttpClient({ baseUrl: settings.baseUrl, headers, timeoutMs: settings.capabilities.pricing_timeout_seconds * 1000 });
+    this.#orders = new HttpClient({ baseUrl: settings.baseUrl, headers, timeoutMs: settings.capabilities.booking_timeout_seconds * 1000 });
   }
 
   async price(raw: Record<string, unknown>): Promise<NormalizedOffer> {
     const pricing = await this.#post('v1/shopping/flight-offers/pricing', WirePricing, {
-      searchParams: { include: 'bags,detailed-fare-rules' },
+      query: { include: 'bags,detailed-fare-rules' },
       headers: { 'x-http-method-override': 'GET' },
       json: { data: { type: 'flight-offers-pricing', flightOffers: [raw] } },
     });
@@ -88,45 +92,36 @@ export class ProviderAAdapter implements FlightProvider {
   }
 
   /** An order call answered with the order, checked as its flight order. */
-  async #order(request: OrderHttpCall, call: Omit<OrderCall, 'seconds'>): Promise<WireOrder> {
+  async #order(request: HttpCall, call: Omit<OrderCall, 'seconds'>): Promise<WireOrder> {
     return failures.parse(WireOrder, await this.#call(request, call));
   }
 
   /** An order call within the booking timeout, its failure in our words; `call` says what it was about. */
-  async #call(request: OrderHttpCall, call: Omit<OrderCall, 'seconds'>): Promise<unknown> {
+  async #call(request: HttpCall, call: Omit<OrderCall, 'seconds'>): Promise<unknown> {
     const seconds = this.#settings.capabilities.booking_timeout_seconds;
     try {
-      const response = await this.#http(request.path, { method: request.method, json: request.json, headers: request.headers, timeout: { request: seconds * 1000 } });
-      return response.body;
+      return await this.#orders.json(request);
     } catch (error) {
       throw orderFailure(error, { ...call, seconds });
     }
   }
 
   /** A POST within the capability timeout, its failure in our words, its answer checked with `schema`. */
-  async #post<S extends z.ZodType>(path: string, schema: S, options: { json: unknown; searchParams?: Record<string, string>; headers?: Record<string, string> }) {
-    const seconds = this.#settings.capabilities.pricing_timeout_seconds;
+  async #post<S extends z.ZodType>(path: string, schema: S, options: { json: unknown; query?: Record<string, string>; headers?: Record<string, string> }) {
     let answer: unknown;
     try {
-      answer = await this.#http.post(path, { ...options, timeout: { request: seconds * 1000 } }).json();
+      answer = await this.#http.json({ method: 'POST', path, ...options });
     } catch (error) {
-      throw translate(error, seconds);
+      throw translate(error, this.#settings.capabilities.pricing_timeout_seconds);
     }
     return failures.parse(schema, answer);
   }
 }
 
-interface OrderHttpCall {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  json?: unknown;
-  headers?: Record<string, string>;
-}
-
 function translate(error: unknown, seconds: number): Error {
-  if (error instanceof TimeoutError) return failures.timedOut(seconds);
-  if (error instanceof HTTPError) {
-    const codes = WireErrors.safeParse(error.response.body).data?.errors.map((item) => item.code) ?? [];
+  if (error instanceof HttpTimeoutError) return failures.timedOut(seconds);
+  if (error instanceof HttpStatusError) {
+    const codes = WireErrors.safeParse(error.body).data?.errors.map((item) => item.code) ?? [];
     if (codes.includes(STALE_OFFER)) return failures.expired();
     if (codes.includes(SOLD_OUT)) return failures.soldOut();
     // A seat or bag already chosen on the offer's fare details that the airline does not sell.

@@ -2,9 +2,9 @@
  * provider_a's refusals of its order calls, in our words: its numeric codes and the field they point at
  * (`source.pointer`) decide the domain error. Its own words never reach the caller.
  */
-import { HTTPError, TimeoutError } from 'got';
 import { NotFoundError, PriceChangedError, ProviderRejectedError } from '../../../core/errors.js';
 import { toDecimalString } from '../../../core/money/money.js';
+import { HttpStatusError, HttpTimeoutError } from '../../http-client.js';
 import { providerFailures } from '../adapter-kit.js';
 import { PROVIDER_ID } from './map.js';
 import { notOnSale } from './order-request.js';
@@ -28,10 +28,10 @@ export interface OrderCall {
 }
 
 export function orderFailure(error: unknown, call: OrderCall): Error {
-  if (error instanceof TimeoutError) return failures.timedOut(call.seconds);
-  if (!(error instanceof HTTPError)) return failures.unavailable();
-  if (error.response.statusCode === 404) return orderNotFound();
-  const [first] = WireOrderErrors.safeParse(error.response.body).data?.errors ?? [];
+  if (error instanceof HttpTimeoutError) return failures.timedOut(call.seconds);
+  if (!(error instanceof HttpStatusError)) return failures.unavailable();
+  if (error.status === 404) return orderNotFound();
+  const [first] = WireOrderErrors.safeParse(error.body).data?.errors ?? [];
   const pointer = first?.source?.pointer ?? '';
   switch (first?.code) {
     case PRICE_DISCREPANCY: {

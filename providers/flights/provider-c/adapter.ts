@@ -1,5 +1,5 @@
 /**
- * provider_c's adapter: its NDC system over HTTP (got), with the timeouts of its capabilities, every
+ * provider_c's adapter: its NDC system over HTTP (providers/http-client.ts), with the timeouts of its capabilities, every
  * answer parsed with its native schema, every failure turned into a domain error in our words. NDC
  * answers business errors with HTTP 200 and `Errors`, so a good status is not yet a good answer.
  * Offers are sent whole (OfferPrice, SeatAvailability, OrderCreate). Its orders are held first
@@ -7,14 +7,14 @@
  * and the new total is read with OrderReshop. Cancelling is OrderReshop's cancel quote, accepted with
  * OrderChange. Passenger details go with the order: there is no updatePassenger.
  */
-import { TimeoutError, type Got } from 'got';
 import type { z } from 'zod';
 import { ConflictError, PriceChangedError } from '../../../core/errors.js';
 import type { FlightProvider, OrderCancellation, OrderPayment, OrderRequest, ProviderOrder } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
 import type { SeatMap } from '../../../core/flights/offer-schemas.js';
 import { toDecimalString, toMinorUnits } from '../../../core/money/money.js';
-import { providerHttp, type ProviderSettings } from '../adapter-kit.js';
+import { HttpClient, HttpTimeoutError } from '../../http-client.js';
+import type { ProviderSettings } from '../adapter-kit.js';
 import { PROVIDER_ID, toOffer } from './map.js';
 import { failures, fromCodes } from './ndc-failures.js';
 import { orderCreateRequest } from './order-request.js';
@@ -26,12 +26,13 @@ type Step = 'pricing' | 'booking';
 
 export class ProviderCAdapter implements FlightProvider {
   readonly providerId = PROVIDER_ID;
-  readonly #http: Got;
+  readonly #http: HttpClient;
   readonly #settings: ProviderSettings;
 
   constructor(settings: ProviderSettings) {
     this.#settings = settings;
-    this.#http = providerHttp(settings.baseUrl, { authorization: `Bearer ${settings.token}` });
+    // Each call sets its step's deadline (pricing or booking).
+    this.#http = new HttpClient({ baseUrl: settings.baseUrl, headers: { authorization: `Bearer ${settings.token}`, accept: 'application/json' }, timeoutMs: settings.capabilities.booking_timeout_seconds * 1000 });
   }
 
   /** A changed price (with its 711 warning) simply comes back as the new offer: the service compares totals. */
@@ -124,9 +125,9 @@ export class ProviderCAdapter implements FlightProvider {
   async #send(path: string, json: unknown, step: Step): Promise<unknown> {
     const seconds = step === 'pricing' ? this.#settings.capabilities.pricing_timeout_seconds : this.#settings.capabilities.booking_timeout_seconds;
     try {
-      return await this.#http.post(path, { json, timeout: { request: seconds * 1000 } }).json();
+      return await this.#http.json({ method: 'POST', path, json, timeoutMs: seconds * 1000 });
     } catch (error) {
-      if (error instanceof TimeoutError) throw failures.timedOut(seconds);
+      if (error instanceof HttpTimeoutError) throw failures.timedOut(seconds);
       // 401 (our token), 5xx (its system), 400 (a request it cannot read): nothing the caller can fix.
       throw failures.unavailable();
     }

@@ -5,11 +5,11 @@
  * with its native schema, every failure turned into a domain error in our words. It sells no seats, so
  * it has no seat maps.
  */
-import type { Got } from 'got';
 import type { FlightProvider, FlightSearcher, OrderCancellation, OrderPayment, OrderRequest, ProviderOrder, SearchHit } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';
 import type { FlightSearchRequest } from '../../../core/flights/search-schemas.js';
-import { providerHttp, type ProviderSettings } from '../adapter-kit.js';
+import { HttpClient } from '../../http-client.js';
+import type { ProviderSettings } from '../adapter-kit.js';
 import { call, checkFlights, Deadline, failures } from './calls.js';
 import { PROVIDER_ID, toOffer } from './map.js';
 import { ProviderDOrders } from './orders.js';
@@ -19,33 +19,38 @@ const CABINS = { economy: 'M', premium_economy: 'W', business: 'C', first: 'F' }
 
 export class ProviderDAdapter implements FlightProvider, FlightSearcher {
   readonly providerId = PROVIDER_ID;
-  readonly #http: Got;
+  readonly #http: HttpClient;
   readonly #settings: ProviderSettings;
   readonly #orders: ProviderDOrders;
 
   /** `settings.token`: its API key (sent as `apikey`). */
   constructor(settings: ProviderSettings) {
     this.#settings = settings;
-    this.#http = providerHttp(settings.baseUrl, { apikey: settings.token });
+    // Each call's deadline is what is left of its step's (Deadline); the client's own is only a fallback.
+    this.#http = new HttpClient({
+      baseUrl: settings.baseUrl,
+      headers: { accept: 'application/json', apikey: settings.token },
+      timeoutMs: settings.capabilities.booking_timeout_seconds * 1000,
+    });
     this.#orders = new ProviderDOrders(this.#http, settings.capabilities);
   }
 
   async search(request: FlightSearchRequest): Promise<SearchHit[]> {
-    const searchParams: Record<string, string | number> = {
+    const query: Record<string, string> = {
       fly_from: request.origin,
       fly_to: request.destination,
       date_from: dayMonthYear(request.departure_date),
       date_to: dayMonthYear(request.departure_date),
-      adults: request.passengers.adults,
-      children: request.passengers.children,
-      infants: request.passengers.infants,
+      adults: String(request.passengers.adults),
+      children: String(request.passengers.children),
+      infants: String(request.passengers.infants),
       curr: request.currency,
       selected_cabins: CABINS[request.cabin_class],
-      limit: request.max_results,
+      limit: String(request.max_results),
       ...(request.return_date ? { return_from: dayMonthYear(request.return_date), return_to: dayMonthYear(request.return_date) } : {}),
     };
     const deadline = new Deadline(this.#settings.capabilities.search_timeout_seconds);
-    const answer = await call(() => this.#http.get('v2/search', { searchParams, timeout: { request: deadline.remaining() } }).json(), deadline);
+    const answer = await call(() => this.#http.json({ method: 'GET', path: 'v2/search', query, timeoutMs: deadline.remaining() }), deadline);
     const { currency, search_params: params, data } = failures.parse(WireSearchAnswer, answer);
     // Each result whole, as its normalizer takes it: the item with the answer's currency and passengers.
     return data.map((item) => ({ resultId: item.id, native: { currency, search_params: { seats: params.seats }, data: [item] } }));

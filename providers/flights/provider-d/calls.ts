@@ -5,8 +5,8 @@
  * checks) refines them first.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HTTPError, TimeoutError, type Got } from 'got';
 import { GoneError, isDomainError } from '../../../core/errors.js';
+import { HttpStatusError, HttpTimeoutError, type HttpClient } from '../../http-client.js';
 import { providerFailures } from '../adapter-kit.js';
 import { PROVIDER_ID } from './map.js';
 import { WireCheckFlights, WireError, type WireOffer } from './wire.js';
@@ -31,23 +31,23 @@ export class Deadline {
 }
 
 /** One call; `refine` may say what a refusal means before it becomes "unavailable". */
-export async function call<T>(request: () => Promise<T>, deadline: Deadline, refine?: (error: HTTPError) => Error | undefined): Promise<T> {
+export async function call<T>(request: () => Promise<T>, deadline: Deadline, refine?: (error: HttpStatusError) => Error | undefined): Promise<T> {
   try {
     return await request();
   } catch (error) {
     // The deadline ran out before the call was made: already ours.
     if (isDomainError(error)) throw error;
-    if (error instanceof TimeoutError) throw failures.timedOut(deadline.seconds);
-    if (error instanceof HTTPError) {
+    if (error instanceof HttpTimeoutError) throw failures.timedOut(deadline.seconds);
+    if (error instanceof HttpStatusError) {
       const refined = refine?.(error);
       if (refined) throw refined;
-      const said = WireError.safeParse(error.response.body).data?.error ?? '';
-      if (error.response.statusCode === 400 && /expired booking token/i.test(said)) {
+      const said = WireError.safeParse(error.body).data?.error ?? '';
+      if (error.status === 400 && /expired booking token/i.test(said)) {
         throw new GoneError('This offer has expired (its booking token is over 30 minutes old): search again for a new one.', 'offer_expired');
       }
       // A token it does not know (never issued, or long forgotten): to the provider the offer is gone, and
       // asking again cannot bring it back. Only a new search gives a token it knows.
-      if (error.response.statusCode === 400 && /(booking[_ ]token is not valid|invalid booking[_ ]token)/i.test(said)) {
+      if (error.status === 400 && /(booking[_ ]token is not valid|invalid booking[_ ]token)/i.test(said)) {
         throw new GoneError('provider_d does not know this offer (its booking token is not one it issued, or no longer holds): search again for a new one.', 'offer_expired');
       }
     }
@@ -59,23 +59,23 @@ export async function call<T>(request: () => Promise<T>, deadline: Deadline, ref
  * check_flights, polled until `flights_checked` (the first call opens a session; later calls name it).
  * A session from an earlier check is named at once, so an offer checked before needs one call.
  */
-export async function checkFlights(http: Got, native: WireOffer, deadline: Deadline): Promise<WireCheckFlights> {
+export async function checkFlights(http: HttpClient, native: WireOffer, deadline: Deadline): Promise<WireCheckFlights> {
   const item = native.data[0] as WireOffer['data'][number];
   const seats = native.search_params.seats;
-  const searchParams: Record<string, string | number> = {
+  const query: Record<string, string> = {
     booking_token: item.booking_token,
-    bnum: 0,
-    adults: seats.adults,
-    children: seats.children,
-    infants: seats.infants,
+    bnum: '0',
+    adults: String(seats.adults),
+    children: String(seats.children),
+    infants: String(seats.infants),
     currency: native.currency,
     ...(native.check_flights?.session_id ? { session_id: native.check_flights.session_id } : {}),
   };
   for (;;) {
-    const answer = await call(() => http.get('v2/booking/check_flights', { searchParams, timeout: { request: deadline.remaining() } }).json(), deadline);
+    const answer = await call(() => http.json({ method: 'GET', path: 'v2/booking/check_flights', query, timeoutMs: deadline.remaining() }), deadline);
     const check = failures.parse(WireCheckFlights, answer);
     if (check.flights_checked) return check;
-    if (check.session_id) searchParams.session_id = check.session_id;
+    if (check.session_id) query.session_id = check.session_id;
     await sleep(Math.min(POLL_INTERVAL_MS, deadline.remaining()));
   }
 }

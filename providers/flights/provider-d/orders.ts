@@ -5,11 +5,11 @@
  * booking id where the hold exists at the new total. Reading and cancelling a booking use endpoints no
  * source shows (invented, providers.md §1). Each step has the booking timeout, however many calls it makes.
  */
-import type { Got, HTTPError } from 'got';
 import { ConflictError, GoneError, NotFoundError, PriceChangedError } from '../../../core/errors.js';
 import type { OrderCancellation, OrderPayment, OrderRequest, ProviderOrder } from '../../../core/flights/flight-provider.js';
 import type { ProviderCapabilities } from '../../../core/flights/schemas.js';
 import { fromMinorUnits, toDecimalString, toMinorUnits } from '../../../core/money/money.js';
+import type { HttpClient, HttpStatusError } from '../../http-client.js';
 import { call, checkFlights, Deadline, failures } from './calls.js';
 import { toCancellation, toProviderOrder } from './order-map.js';
 import { saveBookingBody } from './order-request.js';
@@ -31,7 +31,7 @@ const PASSENGER_FIELDS: Record<string, string> = {
 
 export class ProviderDOrders {
   constructor(
-    private readonly http: Got,
+    private readonly http: HttpClient,
     private readonly capabilities: ProviderCapabilities,
   ) {}
 
@@ -49,7 +49,11 @@ export class ProviderDOrders {
     }
     if (!check.session_id) throw failures.unavailable();
     const body = saveBookingBody(request, native, { ...check, session_id: check.session_id });
-    const answer = await call(() => this.http.post('v2/booking/save_booking', { json: body, timeout: { request: deadline.remaining() } }).json(), deadline, refuseSave);
+    const answer = await call(
+      () => this.http.json({ method: 'POST', path: 'v2/booking/save_booking', json: body, timeoutMs: deadline.remaining() }),
+      deadline,
+      refuseSave,
+    );
     const booking = failures.parse(WireBooking, answer);
     if (booking.flights_invalid) throw failures.soldOut();
     const order = failures.map(() => toProviderOrder(booking));
@@ -70,17 +74,19 @@ export class ProviderDOrders {
     if (order.currency !== payment.currency || order.amount !== payment.amount) {
       throw new PriceChangedError({ orderId: order.orderId, previousTotalAmount: payment.amount, newTotalAmount: order.amount, currency: order.currency });
     }
+    // Its answer whatever the status (send, not json): beyond a 404 or a 5xx, the body says whether it paid.
     const response = await call(
       () =>
-        this.http.post('v2/booking/confirm_payment', {
+        this.http.send({
+          method: 'POST',
+          path: 'v2/booking/confirm_payment',
           json: { booking_id: booking.booking_id, transaction_id: booking.transaction_id, amount: Number(payment.amount), currency: payment.currency },
-          timeout: { request: deadline.remaining() },
-          throwHttpErrors: false,
+          timeoutMs: deadline.remaining(),
         }),
       deadline,
     );
-    if (response.statusCode === 404) throw notFound();
-    if (response.statusCode >= 500) throw failures.unavailable();
+    if (response.status === 404) throw notFound();
+    if (response.status >= 500) throw failures.unavailable();
     const confirmed = failures.parse(WireConfirmPayment, response.body);
     const now = await this.#read(payment.orderId, deadline);
     if (confirmed.status === 0) return failures.map(() => toProviderOrder(now));
@@ -101,18 +107,18 @@ export class ProviderDOrders {
   async cancel(orderId: string): Promise<OrderCancellation> {
     const deadline = this.#deadline();
     const answer = await call(
-      () => this.http.post(`v2/booking/${encodeURIComponent(orderId)}/cancel`, { timeout: { request: deadline.remaining() } }).json(),
+      () => this.http.json({ method: 'POST', path: `v2/booking/${encodeURIComponent(orderId)}/cancel`, timeoutMs: deadline.remaining() }),
       deadline,
-      (error) => (error.response.statusCode === 404 ? notFound() : undefined),
+      (error) => (error.status === 404 ? notFound() : undefined),
     );
     return failures.map(() => toCancellation(failures.parse(WireCancellation, answer)));
   }
 
   async #read(orderId: string, deadline: Deadline): Promise<WireBooking> {
     const answer = await call(
-      () => this.http.get(`v2/booking/${encodeURIComponent(orderId)}`, { timeout: { request: deadline.remaining() } }).json(),
+      () => this.http.json({ method: 'GET', path: `v2/booking/${encodeURIComponent(orderId)}`, timeoutMs: deadline.remaining() }),
       deadline,
-      (error) => (error.response.statusCode === 404 ? notFound() : undefined),
+      (error) => (error.status === 404 ? notFound() : undefined),
     );
     return failures.parse(WireBooking, answer);
   }
@@ -130,9 +136,9 @@ function checkedTotal(check: WireCheckFlights, currency: string): string {
 }
 
 /** What save_booking's refusals mean: a passenger it refused is the caller's to fix, in our words. */
-function refuseSave(error: HTTPError): Error | undefined {
-  if (error.response.statusCode !== 422) return undefined;
-  const said = WireError.safeParse(error.response.body).data?.error ?? '';
+function refuseSave(error: HttpStatusError): Error | undefined {
+  if (error.status !== 422) return undefined;
+  const said = WireError.safeParse(error.body).data?.error ?? '';
   const field = /^passengers\[(\d+)\]\.(\w+)/.exec(said);
   if (field) {
     const [, index, name] = field as unknown as [string, string, string];

@@ -1,8 +1,8 @@
 /**
- * provider_e's adapter: its system over HTTP (got), with the timeouts of its capabilities, every answer
- * parsed with its native schema, every failure turned into a domain error in our words. Pricing is its
- * verify; seat maps are its seatmaps call; the order steps are its checkout (orders.ts). Passenger details
- * go with the prebook (no updatePassenger).
+ * provider_e's adapter: its system over HTTP (providers/http-client.ts), with the timeouts of its
+ * capabilities, every answer parsed with its native schema, every failure turned into a domain error in
+ * our words. Pricing is its verify; seat maps are its seatmaps call; the order steps are its checkout
+ * (orders.ts). Passenger details go with the prebook (no updatePassenger).
  */
 import type { FlightProvider, OrderCancellation, OrderPayment, OrderRequest, ProviderOrder } from '../../../core/flights/flight-provider.js';
 import type { NormalizedOffer } from '../../../core/flights/offer-normalizer.js';

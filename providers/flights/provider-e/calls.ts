@@ -3,15 +3,17 @@
  * every answer checked with its native schema, and its failures in our words. A step that reads an order
  * can ask for its "not found" codes back, to decide what an unknown id means there.
  */
-import { HTTPError, TimeoutError, type Got } from 'got';
 import type { z } from 'zod';
-import { providerFailures, providerHttp, type ProviderSettings } from '../adapter-kit.js';
+import { HttpClient, HttpStatusError, HttpTimeoutError } from '../../http-client.js';
+import { providerFailures, type ProviderSettings } from '../adapter-kit.js';
 import { PROVIDER_ID } from './map.js';
 import { ERROR_CODES, WireError } from './wire.js';
 
 export const failures = providerFailures(PROVIDER_ID);
 
 export type Timeout = 'pricing' | 'booking';
+
+const METHODS = { get: 'GET', post: 'POST', delete: 'DELETE' } as const;
 
 /** Its own error, for the step that asked to handle it. */
 export class NativeError extends Error {
@@ -24,10 +26,15 @@ export class NativeError extends Error {
 }
 
 export class ProviderECalls {
-  readonly #http: Got;
+  readonly #http: HttpClient;
 
   constructor(private readonly settings: ProviderSettings) {
-    this.#http = providerHttp(settings.baseUrl, { 'x-api-key': settings.token });
+    // Each call sets its own deadline (pricing or booking); the client's own is only a fallback.
+    this.#http = new HttpClient({
+      baseUrl: settings.baseUrl,
+      headers: { accept: 'application/json', 'x-api-key': settings.token },
+      timeoutMs: settings.capabilities.booking_timeout_seconds * 1000,
+    });
   }
 
   /**
@@ -44,7 +51,7 @@ export class ProviderECalls {
     const seconds = timeout === 'pricing' ? this.settings.capabilities.pricing_timeout_seconds : this.settings.capabilities.booking_timeout_seconds;
     let answer: unknown;
     try {
-      answer = await this.#http(`v3.0/flights/${path}`, { method, ...(options.json === undefined ? {} : { json: options.json }), timeout: { request: seconds * 1000 } }).json();
+      answer = await this.#http.json({ method: METHODS[method], path: `v3.0/flights/${path}`, json: options.json, timeoutMs: seconds * 1000 });
     } catch (error) {
       throw translate(error, seconds, options.handled ?? []);
     }
@@ -53,9 +60,9 @@ export class ProviderECalls {
 }
 
 function translate(error: unknown, seconds: number, handled: number[]): Error {
-  if (error instanceof TimeoutError) return failures.timedOut(seconds);
-  if (error instanceof HTTPError) {
-    const native = WireError.safeParse(error.response.body).data?.error;
+  if (error instanceof HttpTimeoutError) return failures.timedOut(seconds);
+  if (error instanceof HttpStatusError) {
+    const native = WireError.safeParse(error.body).data?.error;
     const fields = native?.details?.map((detail) => detail.field) ?? [];
     if (native && handled.includes(native.code)) return new NativeError(native.code, fields);
     // provider_e says an offer expired by not finding it, at any step of its flow. A 404 without its
