@@ -1,10 +1,10 @@
 /**
  * The HTTP client of the service's adapters (the flight providers, the payment processor, the card vault,
- * the sandbox mail and SMS relay): undici's `request`, the library Node's own fetch is built on. Issue 25 measured got, the client they
- * used before, as the largest single cost of a booking: a quarter of the service's own CPU for the
- * booking's three calls, about twice what undici spends on the same call. got remains where its streams
- * earn their cost (fetching a client's metadata document, capped in size) and in the processor sandbox's
- * and the demo sites' own calls.
+ * the sandbox mail and SMS relay): undici's `request`, the library Node's own fetch is built on. Issue 25
+ * measured got, the client they used before, as the largest single cost of a booking: a quarter of the
+ * service's own CPU for the booking's three calls, about twice what undici spends on the same call. got
+ * remains where its streams earn their cost (fetching a client's metadata document, capped in size) and
+ * in the processor sandbox's and the demo sites' own calls.
  *
  * One deadline covers each whole exchange (connection, answer and body). Nothing is retried here: whether
  * a call may be repeated is the adapter's decision (a booking must not be made twice). An answer of any

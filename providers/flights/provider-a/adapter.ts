@@ -1,7 +1,8 @@
 /**
- * provider_a's adapter: its system over HTTP (providers/http-client.ts), with the timeouts of its capabilities, every answer
- * parsed with its native schema, every failure turned into a domain error in our words. Pricing is the
- * step this provider requires before booking. Passenger details go with its order, not before.
+ * provider_a's adapter: its system over HTTP (providers/http-client.ts), with the timeouts of its
+ * capabilities, every answer parsed with its native schema, every failure turned into a domain error in
+ * our words. Pricing is the step this provider requires before booking. Passenger details go with its
+ * order, not before.
  *
  * Its orders: createOrder is `POST /v1/booking/flight-orders` (our reference as `Ama-Client-Ref`; an
  * instant order is paid from the partner's balance and ticketed in that call, a hold is DELAY_TO_CANCEL);

@@ -1,6 +1,7 @@
 /**
- * provider_b's adapter: its system over HTTP (providers/http-client.ts), with the timeouts of its capabilities, every answer
- * parsed with its native schema, every failure turned into a domain error in our words.
+ * provider_b's adapter: its system over HTTP (providers/http-client.ts), with the timeouts of its
+ * capabilities, every answer parsed with its native schema, every failure turned into a domain error in
+ * our words.
  */
 import { z } from 'zod';
 import { NotFoundError, PriceChangedError, ProviderRejectedError, ValidationError } from '../../../core/errors.js';

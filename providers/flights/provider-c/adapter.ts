@@ -1,7 +1,8 @@
 /**
- * provider_c's adapter: its NDC system over HTTP (providers/http-client.ts), with the timeouts of its capabilities, every
- * answer parsed with its native schema, every failure turned into a domain error in our words. NDC
- * answers business errors with HTTP 200 and `Errors`, so a good status is not yet a good answer.
+ * provider_c's adapter: its NDC system over HTTP (providers/http-client.ts), with the timeouts of its
+ * capabilities, every answer parsed with its native schema, every failure turned into a domain error in
+ * our words. NDC answers business errors with HTTP 200 and `Errors`, so a good status is not yet a good
+ * answer.
  * Offers are sent whole (OfferPrice, SeatAvailability, OrderCreate). Its orders are held first
  * (OrderCreate), then paid (OrderChange); a held order the airline repriced is refused at payment (727),
  * and the new total is read with OrderReshop. Cancelling is OrderReshop's cancel quote, accepted with
