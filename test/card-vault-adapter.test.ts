@@ -131,7 +131,8 @@ test('a vault that is down (a closed port): payment_unavailable for every call',
 test('a vault that answers too slowly: payment_timeout, once per call (a timeout is not retried)', async (t) => {
   const slow = await fakeVault(() => undefined);
   try {
-    const adapterOfSlow = new BasisTheoryVault({ baseUrl: slow.url, apiKey: SANDBOX_VAULT_KEY, timeoutMs: 200 });
+    // Long enough that a loaded machine delivers each request before its deadline passes.
+    const adapterOfSlow = new BasisTheoryVault({ baseUrl: slow.url, apiKey: SANDBOX_VAULT_KEY, timeoutMs: 1_500 });
     const read = await t.throwsAsync(adapterOfSlow.readCard('00000000-0000-4000-8000-000000000000'), { instanceOf: ProviderTimeoutError });
     assertOurWords(t, read, 'payment_timeout');
     const open = await t.throwsAsync(adapterOfSlow.openSession({ owner: 'u', origin: 'http://localhost:8080' }), { instanceOf: ProviderTimeoutError });

@@ -98,11 +98,12 @@ test('send gives back a refusal; json throws it as HttpStatusError with its stat
 
 test('an answer later than the deadline is HttpTimeoutError at the deadline, and the connection is closed', async (t) => {
   const started = Date.now();
-  await t.throwsAsync(client(300).send({ method: 'POST', path: 'slow', json: {} }), { instanceOf: HttpTimeoutError });
+  // Long enough that a loaded machine delivers the request before the deadline passes.
+  await t.throwsAsync(client(1_000).send({ method: 'POST', path: 'slow', json: {} }), { instanceOf: HttpTimeoutError });
   const waited = Date.now() - started;
-  t.true(waited >= 290 && waited < 4_000, `waited ${waited} ms`);
+  t.true(waited >= 990 && waited < 6_000, `waited ${waited} ms`);
   // The server learns that its caller hung up: a sandbox stops waiting on it.
-  for (let tries = 0; hungUp === 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let tries = 0; hungUp === 0 && tries < 250; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
   t.true(hungUp > 0);
 });
 
