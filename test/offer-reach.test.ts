@@ -117,7 +117,7 @@ test('two agents racing for one unclaimed offer: one wins, the other gets offer_
   }
 });
 
-test('two agents racing to read one unclaimed offer (get_offer_details, one statement that reads and claims): one gets it, the others offer_not_found', async (t) => {
+test('four agents racing to read one unclaimed offer (get_offer_details, one statement that reads and claims): one gets it, the others offer_not_found', async (t) => {
   const agents = await Promise.all([agentOf('partner'), agentOf('self-registered'), agentOf('partner'), agentOf('self-registered')]);
   for (let round = 0; round < 3; round++) {
     const offerId = await partnerOffer();
