@@ -44,7 +44,18 @@ reportToParent({
   token: tokens.accessToken,
   refreshToken: tokens.refreshToken,
   clientAuthorization: tokens.clientAuthorization,
+  // What plain-server.ts needs to do the same jobs: the partner, and the tokens' keys and claims.
+  partnerId: partner.partner_id,
+  issuer: config.authUrl,
+  audience: config.baseUrl,
+  jwks: await publishedKeySet(),
 });
+
+/** The key set the authorization server publishes (its discovery document names where). */
+async function publishedKeySet(): Promise<string> {
+  const discovery = (await (await fetch(`${config.authUrl}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
+  return (await fetch(discovery.jwks_uri)).text();
+}
 
 /** A provider_b offer as its sandbox serves it (valid for 30 minutes): the body of createProviderOffer. */
 async function sandboxOffer(): Promise<unknown> {

@@ -58,6 +58,10 @@ interface Ready {
   providerBOffer?: unknown;
   offerId?: string;
   toolToken?: string;
+  partnerId?: string;
+  issuer?: string;
+  audience?: string;
+  jwks?: string;
 }
 
 interface Target {
@@ -70,6 +74,8 @@ interface Target {
   /** The least ratio wanted: to bare Koa, or to the target named in `comparedTo`. */
   goal?: number;
   comparedTo?: string;
+  /** The target doing the same job plainly with the same libraries (plain-server.ts), when there is one. */
+  plain?: string;
 }
 
 interface Round {
@@ -102,10 +108,43 @@ async function measure(target: Target, duration: number): Promise<Round> {
   };
 }
 
+/**
+ * get_offer_details as a client of `revision` sends it: a 2026-07-28 client adds the per-request `_meta`
+ * envelope and MCP's standard headers.
+ */
+function toolCall(revision: '2025-11-25' | '2026-07-28', ready: Ready): Pick<Target, 'method' | 'headers' | 'body'> {
+  const modern = revision === '2026-07-28';
+  const params = { name: 'get_offer_details', arguments: { provider_id: 'provider_b', offer_id: ready.offerId } };
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': revision,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+  };
+  return {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${ready.toolToken}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(modern ? { 'mcp-protocol-version': revision, 'mcp-method': 'tools/call', 'mcp-name': 'get_offer_details' } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: modern ? { ...params, _meta: envelope } : params }),
+  };
+}
+
 const bareServer = await startServer<Ready>(new URL('./bare-server.ts', import.meta.url));
 const appServer = await startServer<Ready>(new URL('./app-server.ts', import.meta.url));
 const oidcServer = await startServer<Ready>(new URL('./oidc-bare-server.ts', import.meta.url));
 const appBase = `http://127.0.0.1:${appServer.ready.port}`;
+// The plain server works on the service's database from a process of its own: PostgreSQL only.
+const plainServer = process.env.DATABASE_URL
+  ? await startServer<Ready>(new URL('./plain-server.ts', import.meta.url), {
+      PLAIN_PARTNER_ID: appServer.ready.partnerId as string,
+      PLAIN_ISSUER: appServer.ready.issuer as string,
+      PLAIN_AUDIENCE: appServer.ready.audience as string,
+      PLAIN_JWKS: appServer.ready.jwks as string,
+    })
+  : undefined;
 const targets: Target[] = [
   {
     name: 'bare Koa',
@@ -119,6 +158,7 @@ const targets: Target[] = [
     url: `${appBase}/v1/flights/providers/provider_a/capabilities`,
     headers: { 'x-api-key': appServer.ready.apiKey as string },
     goal: 0.7,
+    plain: 'plain: capabilities',
   },
   {
     name: 'users/me (key + JWT + DB read)',
@@ -126,6 +166,7 @@ const targets: Target[] = [
     url: `${appBase}/v1/users/me`,
     headers: { 'x-api-key': appServer.ready.apiKey as string, authorization: `Bearer ${appServer.ready.token}` },
     goal: 0.35,
+    plain: 'plain: users/me',
   },
   {
     name: 'users/me/payment-methods (key + JWT + DB read of two cards)',
@@ -141,6 +182,7 @@ const targets: Target[] = [
     headers: { 'x-api-key': appServer.ready.apiKey as string, 'content-type': 'application/json' },
     body: JSON.stringify(appServer.ready.providerBOffer),
     goal: 0.15,
+    plain: 'plain: createProviderOffer',
   },
   {
     name: 'getProviderOffer (key + DB read)',
@@ -148,52 +190,25 @@ const targets: Target[] = [
     url: `${appBase}/v1/flights/providers/provider_b/offers/${appServer.ready.offerId}`,
     headers: { 'x-api-key': appServer.ready.apiKey as string },
     goal: 0.3,
+    plain: 'plain: getProviderOffer',
   },
   {
     name: 'get_offer_details tool call, MCP 2025-11-25 (JWT + MCP + DB read)',
     child: appServer.child,
     url: `${appBase}/v1/mcp`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${appServer.ready.toolToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'get_offer_details', arguments: { provider_id: 'provider_b', offer_id: appServer.ready.offerId } },
-    }),
+    ...toolCall('2025-11-25', appServer.ready),
     goal: 0.8,
     comparedTo: 'getProviderOffer (key + DB read)',
+    plain: 'plain: get_offer_details, MCP 2025-11-25',
   },
   {
-    // The same call as a 2026-07-28 client sends it: the per-request _meta envelope and MCP's standard headers.
     name: 'get_offer_details tool call, MCP 2026-07-28',
     child: appServer.child,
     url: `${appBase}/v1/mcp`,
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${appServer.ready.toolToken}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'get_offer_details',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'get_offer_details',
-        arguments: { provider_id: 'provider_b', offer_id: appServer.ready.offerId },
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-        },
-      },
-    }),
+    ...toolCall('2026-07-28', appServer.ready),
     goal: 0.8,
     comparedTo: 'getProviderOffer (key + DB read)',
+    plain: 'plain: get_offer_details, MCP 2026-07-28',
   },
   {
     name: REFRESH_BASELINE,
@@ -214,6 +229,31 @@ const targets: Target[] = [
     comparedTo: REFRESH_BASELINE,
   },
 ];
+if (plainServer) {
+  const plainBase = `http://127.0.0.1:${plainServer.ready.port}`;
+  const key = { 'x-api-key': plainServer.ready.apiKey as string };
+  targets.push(
+    { name: 'plain: capabilities', child: plainServer.child, url: `${plainBase}/v1/flights/providers/provider_a/capabilities`, headers: key },
+    { name: 'plain: users/me', child: plainServer.child, url: `${plainBase}/v1/users/me`, headers: { ...key, authorization: `Bearer ${appServer.ready.token}` } },
+    {
+      name: 'plain: createProviderOffer',
+      child: plainServer.child,
+      url: `${plainBase}/v1/flights/providers/provider_b/offers`,
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify(appServer.ready.providerBOffer),
+    },
+    { name: 'plain: getProviderOffer', child: plainServer.child, url: `${plainBase}/v1/flights/providers/provider_b/offers/${appServer.ready.offerId}`, headers: key },
+    // The SDK as its documentation wires it, against the plain REST read.
+    ...(['2025-11-25', '2026-07-28'] as const).map((revision) => ({
+      name: `plain: get_offer_details, MCP ${revision}`,
+      child: plainServer.child,
+      url: `${plainBase}/v1/mcp`,
+      ...toolCall(revision, appServer.ready),
+      comparedTo: 'plain: getProviderOffer',
+    })),
+  );
+}
 
 try {
   say(`Node.js ${process.version} (${process.platform}-${process.arch}), ${os.cpus().length} cores, ${process.env.DATABASE_URL ? 'PostgreSQL of DATABASE_URL' : 'the embedded database'}.`);
@@ -242,7 +282,11 @@ try {
   for (const target of targets.slice(1)) {
     const of = target.comparedTo ?? 'bare Koa';
     const ratio = ratioOf(target, target.comparedTo ? baselineOf(target) : bare);
-    record(`${target.name} / ${of}`, ratio, '×', target.goal === undefined ? undefined : { at: 'least', value: target.goal, of });
+    const goal = target.goal === undefined ? undefined : ({ at: 'least', value: target.goal, of } as const);
+    // The plain target's ratio to the same baseline (for a tool call: the plain REST read).
+    const plain = targets.find((other) => other.name === target.plain);
+    const plainBaseline = plain?.comparedTo ? baselineOf(plain) : bare;
+    record(`${target.name} / ${of}`, ratio, '×', goal, plain && ratioOf(plain, plainBaseline));
   }
   say('');
   say('Normalization in this process (native JSON object in, schema-checked Offer out; inputs parsed before timing):');
@@ -256,6 +300,7 @@ try {
 } finally {
   bareServer.child.kill();
   oidcServer.child.kill();
+  plainServer?.child.disconnect();
   appServer.child.disconnect();
 }
 

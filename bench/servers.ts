@@ -19,11 +19,12 @@ export const PROJECT_DIR = path.resolve(path.dirname(here), builtHere ? '../..' 
 /**
  * Starts a benchmark server, named by its source (`new URL('./app-server.ts', import.meta.url)`). Run from
  * the build, the compiled file beside it (app-server.js) is started, with plain `node`: fork passes on this
- * process's own node options, a TypeScript loader only when this process has one.
+ * process's own node options, a TypeScript loader only when this process has one. `env` is added to this
+ * process's environment.
  */
-export async function startServer<Ready>(source: URL): Promise<{ child: ChildProcess; ready: Ready }> {
+export async function startServer<Ready>(source: URL, env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Ready }> {
   const script = builtHere ? new URL(source.href.replace(/\.ts$/, '.js')) : source;
-  const child = fork(script, [], { stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
+  const child = fork(script, [], { stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit', 'ipc'], env: { ...process.env, ...env } });
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { ready: Ready }).ready));
     child.once('exit', (code) => reject(new Error(`${script.pathname} exited with ${code}`)));

@@ -72,6 +72,18 @@ export async function storedJsonOfPartner(db: Knex, offerId: string, providerId:
   return row;
 }
 
+// An agent's read of an offer (every offer tool reads one): the traveler's own or one no traveler has
+// claimed yet (owner.ts), without the provider's copy; one statement without the query builder, planned
+// at each call as the partner's read above.
+const OFFER_OF_TRAVELER = `SELECT ${WITHOUT_RAW.join(', ')} FROM offers
+  WHERE id = $1::uuid AND provider_id = $2::text AND (user_id = $3::uuid OR user_id IS NULL)`;
+
+/** The offer `offerId` of `providerId` that the traveler `userId` reaches through the tools, without `raw_offer`. */
+export async function offerOfTraveler(db: Knex, offerId: string, providerId: string, userId: string): Promise<Omit<OfferRow, 'raw_offer'> | undefined> {
+  const [row] = await queryPlannedEachCall<Omit<OfferRow, 'raw_offer'>>(db, OFFER_OF_TRAVELER, [offerId, providerId, userId]);
+  return row;
+}
+
 const INSERT_OFFER = `INSERT INTO offers (provider_id, provider_offer_id, partner_id, user_id, offer, raw_offer, expires_at, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id`;
 
