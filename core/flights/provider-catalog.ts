@@ -9,9 +9,12 @@ import { listProviders } from './store.js';
 
 export class ProviderCatalog {
   readonly #byId: ReadonlyMap<string, Provider>;
+  /** Each provider's capabilities as JSON text, written once: what the capabilities route sends. */
+  readonly #capabilitiesJson: ReadonlyMap<string, string>;
 
   private constructor(providers: Provider[]) {
     this.#byId = new Map(providers.map((provider) => [provider.id, provider]));
+    this.#capabilitiesJson = new Map(providers.map((provider) => [provider.id, JSON.stringify(provider.capabilities)]));
   }
 
   static async load(db: Knex): Promise<ProviderCatalog> {
@@ -36,5 +39,11 @@ export class ProviderCatalog {
 
   capabilities(providerId: string): ProviderCapabilities {
     return this.get(providerId).capabilities;
+  }
+
+  /** The same as JSON text. */
+  capabilitiesJson(providerId: string): string {
+    this.get(providerId);
+    return this.#capabilitiesJson.get(providerId) as string;
   }
 }

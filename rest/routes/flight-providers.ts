@@ -1,7 +1,7 @@
 import type { ProviderCatalog } from '../../core/flights/provider-catalog.js';
 import { z } from 'zod';
 import { Provider, ProviderCapabilities, ProviderPathParams } from '../../core/flights/schemas.js';
-import { defineRoute, type Route } from '../route-table.js';
+import { defineRoute, JSON_TEXT, type Route } from '../route-table.js';
 
 export function flightProviderRoutes(deps: { providers: ProviderCatalog }): Route[] {
   return [
@@ -34,7 +34,8 @@ export function flightProviderRoutes(deps: { providers: ProviderCatalog }): Rout
           message: 'There is no flight provider "provider_x". Known providers: provider_a, provider_b, provider_c, provider_d, provider_e.',
         },
       },
-      handler: ({ params }) => ({ body: deps.providers.capabilities(params.provider) }),
+      // Sent as the catalog wrote it once: the route is on every client's hot path.
+      handler: ({ params }) => ({ body: deps.providers.capabilitiesJson(params.provider), headers: JSON_TEXT }),
     }),
   ];
 }
