@@ -115,13 +115,19 @@ router.get('/v1/users/me', apiKey, bearer, async (ctx) => {
   if (profile === undefined) ctx.status = 404;
   else json(ctx, profile);
 });
-router.get('/v1/flights/providers/:provider/offers/:id', apiKey, async (ctx) => {
+// The offer routes answer pages of publishable keys' origins too (CORS), so their answers vary by Origin.
+const varyOnOrigin = async (ctx: Context, next: Next) => {
+  ctx.vary('Origin');
+  await next();
+};
+
+router.get('/v1/flights/providers/:provider/offers/:id', varyOnOrigin, apiKey, async (ctx) => {
   const row = await storedJsonOfPartner(db, ctx.params.id as string, ctx.params.provider as string, partnerId);
   if (!row) ctx.status = 404;
   else if (row.expires_at <= new Date()) ctx.status = 410;
   else json(ctx, presentJson(row));
 });
-router.post('/v1/flights/providers/provider_b/offers', apiKey, koaBody({ jsonLimit: '1mb', urlencoded: false, text: false }), async (ctx) => {
+router.post('/v1/flights/providers/provider_b/offers', varyOnOrigin, apiKey, koaBody({ jsonLimit: '1mb', urlencoded: false, text: false }), async (ctx) => {
   const native: unknown = ctx.request.body;
   const now = new Date();
   checkInput(native);
