@@ -14,7 +14,9 @@
  * - the refresh grant at the token endpoint: client authentication, the refresh token, grant and account
  *   read, a new RS256-signed access token, against oidc-provider's own refresh grant measured bare
  *   (oidc-bare-server.ts: the library alone, its memory adapter, the same token format; issue 25's goal:
- *   at least as fast).
+ *   at least as fast);
+ * - beside each of those with a goal, the same job done plainly with the same libraries
+ *   (plain-server.ts, PostgreSQL only): what a missed goal is read against.
  *
  * Then, once those servers are stopped, the booking benchmark (booking-bench.ts): createProviderBooking
  * at 10 concurrent travelers against the sandboxes' own latency for the same calls; and the checkout
