@@ -43,6 +43,7 @@ import { runCheckoutBench } from './checkout-bench.js';
 import { printStartFigures, runStartBench } from './start-bench.js';
 import { printSummary, record, say } from './figures.js';
 import { NORMALIZATION_CASES, NORMALIZATION_GOAL, normalizationRate } from './normalization-rate.js';
+import { databaseCpuMicros } from './database-cpu.js';
 import { cpuOf, median, startServer } from './servers.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -85,11 +86,18 @@ interface Round {
   p50: number;
   p99: number;
   cpuMicrosPerRequest: number;
+  /** The local PostgreSQL server's CPU per request (database-cpu.ts); NaN when it cannot be read. */
+  databaseCpuMicrosPerRequest: number;
   non2xx: number;
 }
 
+/** The database's CPU can be read when it is a server on this machine (not the embedded one, which runs in the service). */
+const DATABASE_HOST = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).hostname : undefined;
+const databaseCpu = DATABASE_HOST && ['127.0.0.1', 'localhost', '[::1]'].includes(DATABASE_HOST) ? databaseCpuMicros : () => undefined;
+
 async function measure(target: Target, duration: number): Promise<Round> {
   const cpuBefore = await cpuOf(target.child);
+  const databaseBefore = databaseCpu();
   const result = await autocannon({
     url: target.url,
     method: target.method ?? 'GET',
@@ -100,12 +108,14 @@ async function measure(target: Target, duration: number): Promise<Round> {
     pipelining: 1,
   });
   const cpuAfter = await cpuOf(target.child);
+  const databaseAfter = databaseCpu();
   const requests = result.requests.total;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuMicrosPerRequest: requests > 0 ? (cpuAfter - cpuBefore) / requests : NaN,
+    databaseCpuMicrosPerRequest: requests > 0 && databaseBefore !== undefined && databaseAfter !== undefined ? (databaseAfter - databaseBefore) / requests : NaN,
     non2xx: result.non2xx + result.errors + result.timeouts,
   };
 }
@@ -271,14 +281,15 @@ try {
   const ratioOf = (target: Target, baseline = bare) => median((results.get(target) as Round[]).map((r, i) => r.rps / (baseline[i] as Round).rps));
   const baselineOf = (target: Target) => results.get(targets.find((other) => other.name === target.comparedTo) as Target) as Round[];
   say('');
-  say('| target | req/s | p50 ms | p99 ms | CPU µs/req | non-2xx | ratio to bare | goal |');
-  say('|---|---|---|---|---|---|---|---|');
+  say('| target | req/s | p50 ms | p99 ms | CPU µs/req | PostgreSQL CPU µs/req | non-2xx | ratio to bare | goal |');
+  say('|---|---|---|---|---|---|---|---|---|');
   for (const target of targets) {
     const own = results.get(target) as Round[];
     const goal = target.goal === undefined ? '' : target.comparedTo ? `≥ ${target.goal} of ${target.comparedTo}: ${ratioOf(target, baselineOf(target)).toFixed(2)}` : `≥ ${target.goal}`;
     say(
       `| ${target.name} | ${median(own.map((r) => r.rps)).toFixed(0)} | ${median(own.map((r) => r.p50))} | ${median(own.map((r) => r.p99))} | ` +
-        `${median(own.map((r) => r.cpuMicrosPerRequest)).toFixed(1)} | ${own.reduce((sum, r) => sum + r.non2xx, 0)} | ${ratioOf(target).toFixed(2)} | ${goal} |`,
+        `${median(own.map((r) => r.cpuMicrosPerRequest)).toFixed(1)} | ${median(own.map((r) => r.databaseCpuMicrosPerRequest)).toFixed(1)} | ` +
+        `${own.reduce((sum, r) => sum + r.non2xx, 0)} | ${ratioOf(target).toFixed(2)} | ${goal} |`,
     );
   }
   for (const target of targets.slice(1)) {

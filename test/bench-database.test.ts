@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import pg from 'pg';
+import { databaseCpuMicros } from '../bench/database-cpu.js';
 import { ensureDatabase } from '../bench/ensure-database.js';
 import { DEFAULT_TEST_DATABASE_URL } from './helpers/database.js';
 
@@ -34,4 +35,20 @@ test('a missing database is created, an existing one is used as it is', async (t
 
 test('a database whose name says neither bench nor test is refused, naming it', async (t) => {
   await t.throwsAsync(ensureDatabase(urlOf('travel')), { message: /DATABASE_URL names "travel".*"bench" or "test"/ });
+});
+
+test('the local PostgreSQL server’s CPU time grows by what a statement makes it work', async (t) => {
+  if (databaseCpuMicros() === undefined) return t.pass('no PostgreSQL process on this machine to read');
+  // Read while the connection is open: a backend that has exited is no longer counted (the bench's pools keep theirs).
+  const client = new pg.Client({ connectionString: urlOf('postgres') });
+  await client.connect();
+  try {
+    const before = databaseCpuMicros() as number;
+    await client.query('SELECT count(*) FROM generate_series(1, 3000000)');
+    const spent = (databaseCpuMicros() as number) - before;
+    t.true(spent >= 50_000, `counting three million rows cost the server ${spent} µs of CPU`);
+    t.true(spent < 60_000_000, 'and not a minute');
+  } finally {
+    await client.end();
+  }
 });
