@@ -43,7 +43,7 @@ import { runCheckoutBench } from './checkout-bench.js';
 import { printStartFigures, runStartBench } from './start-bench.js';
 import { printSummary, record, say } from './figures.js';
 import { NORMALIZATION_CASES, NORMALIZATION_GOAL, normalizationRate } from './normalization-rate.js';
-import { databaseCpuMicros } from './database-cpu.js';
+import { databaseCpu, databaseCpuBetween } from './database-cpu.js';
 import { cpuOf, median, startServer } from './servers.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -93,11 +93,11 @@ interface Round {
 
 /** The database's CPU can be read when it is a server on this machine (not the embedded one, which runs in the service). */
 const DATABASE_HOST = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).hostname : undefined;
-const databaseCpu = DATABASE_HOST && ['127.0.0.1', 'localhost', '[::1]'].includes(DATABASE_HOST) ? databaseCpuMicros : () => undefined;
+const readDatabaseCpu = DATABASE_HOST && ['127.0.0.1', 'localhost', '[::1]'].includes(DATABASE_HOST) ? databaseCpu : () => undefined;
 
 async function measure(target: Target, duration: number): Promise<Round> {
   const cpuBefore = await cpuOf(target.child);
-  const databaseBefore = databaseCpu();
+  const databaseBefore = readDatabaseCpu();
   const result = await autocannon({
     url: target.url,
     method: target.method ?? 'GET',
@@ -108,14 +108,14 @@ async function measure(target: Target, duration: number): Promise<Round> {
     pipelining: 1,
   });
   const cpuAfter = await cpuOf(target.child);
-  const databaseAfter = databaseCpu();
+  const databaseAfter = readDatabaseCpu();
   const requests = result.requests.total;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuMicrosPerRequest: requests > 0 ? (cpuAfter - cpuBefore) / requests : NaN,
-    databaseCpuMicrosPerRequest: requests > 0 && databaseBefore !== undefined && databaseAfter !== undefined ? (databaseAfter - databaseBefore) / requests : NaN,
+    databaseCpuMicrosPerRequest: requests > 0 && databaseBefore && databaseAfter ? databaseCpuBetween(databaseBefore, databaseAfter) / requests : NaN,
     non2xx: result.non2xx + result.errors + result.timeouts,
   };
 }

@@ -3,9 +3,10 @@
  * tests create theirs), and only one whose name says it is for benchmarks or tests.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import test from 'ava';
 import pg from 'pg';
-import { databaseCpuMicros } from '../bench/database-cpu.js';
+import { databaseCpu, databaseCpuBetween } from '../bench/database-cpu.js';
 import { ensureDatabase } from '../bench/ensure-database.js';
 import { DEFAULT_TEST_DATABASE_URL } from './helpers/database.js';
 
@@ -37,18 +38,21 @@ test('a database whose name says neither bench nor test is refused, naming it', 
   await t.throwsAsync(ensureDatabase(urlOf('travel')), { message: /DATABASE_URL names "travel".*"bench" or "test"/ });
 });
 
-test('the local PostgreSQL server’s CPU time grows by what a statement makes it work', async (t) => {
-  if (databaseCpuMicros() === undefined) return t.pass('no PostgreSQL process on this machine to read');
-  // Read while the connection is open: a backend that has exited is no longer counted (the bench's pools keep theirs).
+test('the local PostgreSQL server’s CPU time grows by what a statement makes it work, and never goes below zero', async (t) => {
+  if (databaseCpu() === undefined) return t.pass('no PostgreSQL process on this machine to read');
   const client = new pg.Client({ connectionString: urlOf('postgres') });
   await client.connect();
+  let before: ReturnType<typeof databaseCpu>;
   try {
-    const before = databaseCpuMicros() as number;
+    before = databaseCpu();
     await client.query('SELECT count(*) FROM generate_series(1, 3000000)');
-    const spent = (databaseCpuMicros() as number) - before;
+    const spent = databaseCpuBetween(before as NonNullable<typeof before>, databaseCpu() as NonNullable<typeof before>);
     t.true(spent >= 50_000, `counting three million rows cost the server ${spent} µs of CPU`);
     t.true(spent < 60_000_000, 'and not a minute');
   } finally {
     await client.end();
   }
+  // Its backend has gone with what it spent: the time since is not negative.
+  await setTimeout(200);
+  t.true(databaseCpuBetween(before as NonNullable<typeof before>, databaseCpu() as NonNullable<typeof before>) >= 0);
 });
