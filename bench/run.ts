@@ -24,7 +24,8 @@
  * click to its first step in Chromium against opening the checkout as a page of its own
  * (`npm run bench:checkout` runs it alone); and the start benchmark (start-bench.ts): `npm start` to
  * /healthz on the embedded database, fresh and warm, and on PostgreSQL as in production, with the
- * resident memory after each (`npm run bench:start` alone).
+ * resident memory after each (`npm run bench:start` alone); and the suite (suite-bench.ts): the test
+ * files of the issue's day as `npm test` runs them (BENCH_SUITE=0 leaves it out).
  *
  * Each server runs in its own process so that its CPU time per request can be read; autocannon drives
  * them with keep-alive connections in interleaved rounds. Each round measures every target back to back,
@@ -41,6 +42,7 @@ import autocannon from 'autocannon';
 import { runBookingBench } from './booking-bench.js';
 import { runCheckoutBench } from './checkout-bench.js';
 import { printStartFigures, runStartBench } from './start-bench.js';
+import { runSuiteBench, SUITE_GOAL } from './suite-bench.js';
 import { printSummary, record, say } from './figures.js';
 import { NORMALIZATION_CASES, NORMALIZATION_GOAL, normalizationRate } from './normalization-rate.js';
 import { databaseCpu, databaseCpuBetween } from './database-cpu.js';
@@ -323,4 +325,13 @@ say('');
 const starts = await runStartBench({ log: say });
 printStartFigures(starts, say);
 for (const figure of starts.figures) record(figure.name, figure.value, figure.unit, figure.goal);
+if (process.env.BENCH_SUITE !== '0') {
+  say('');
+  say("The suite: the test files of the issue's day, as `npm test` runs them (`npm run test:times -- --today`; its output on standard error):");
+  const suite = await runSuiteBench();
+  const time = (minutes: number) => `${Math.floor(minutes)} min ${Math.round((minutes % 1) * 60)} s`;
+  const took = Number.isNaN(suite.minutes) ? 'a test FAILED: no figure' : time(suite.minutes);
+  say(`  ${suite.files} files in ${suite.processes} processes: ${took}; CPU ${time(suite.cpuMinutes)} in the test processes, ${time(suite.childCpuMinutes)} in their children`);
+  record("npm test, the issue's day's test files", suite.minutes, 'min', SUITE_GOAL);
+}
 printSummary(process.env.DATABASE_URL ? 'PostgreSQL of DATABASE_URL' : 'the embedded database');
