@@ -9,6 +9,11 @@
  */
 import fs from 'node:fs';
 
+/** Whether the database `url` names runs on this machine, where its processes can be read. */
+export function isLocalDatabase(url: string): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+}
+
 /** Linux counts process CPU in clock ticks of 1/100 s (USER_HZ, the same on every architecture Node runs on). */
 const MICROS_PER_TICK = 10_000;
 

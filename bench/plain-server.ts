@@ -14,8 +14,9 @@
  * hosted pages). For these routes it is a floor.
  *
  * The tool endpoint is the MCP SDK wired as its documentation shows (createMcpHandler, an McpServer per
- * request, the request handed over as a web Request), behind the same token check: not a floor (the
- * service's own exchanges cost half as much), but what the SDK costs used plainly.
+ * request, the request handed over as a web Request), behind the same token check, its tool reading the
+ * offer through the query builder: not a floor (the service's own exchanges cost less than half as
+ * much), but what the SDK costs used plainly.
  *
  * It reads and writes the service's PostgreSQL database (DATABASE_URL); the parent hands it the
  * benchmark partner's id and the service's key set and issuer (PLAIN_* variables).
@@ -150,7 +151,8 @@ router.post('/v1/flights/providers/provider_b/offers', varyOnOrigin, apiKey, koa
 /**
  * The tool endpoint as the SDK's documentation wires it: a stateless handler (both revisions) making an
  * McpServer per request, the Koa request handed over as a web Request and its Response sent back. The
- * tool reads the traveler's offer without the provider's copy, as get_offer_details does.
+ * tool reads the row get_offer_details reads (the traveler's offer, without the provider's copy), with
+ * the query builder.
  */
 const tools = createMcpHandler((request) => {
   const userId = request.authInfo?.extra?.userId as string;

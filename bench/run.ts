@@ -45,7 +45,7 @@ import { printStartFigures, runStartBench } from './start-bench.js';
 import { runSuiteBench, SUITE_GOAL } from './suite-bench.js';
 import { printSummary, record, say } from './figures.js';
 import { NORMALIZATION_CASES, NORMALIZATION_GOAL, normalizationRate } from './normalization-rate.js';
-import { databaseCpu, databaseCpuBetween } from './database-cpu.js';
+import { databaseCpu, databaseCpuBetween, isLocalDatabase } from './database-cpu.js';
 import { cpuOf, median, startServer } from './servers.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -94,8 +94,7 @@ interface Round {
 }
 
 /** The database's CPU can be read when it is a server on this machine (not the embedded one, which runs in the service). */
-const DATABASE_HOST = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).hostname : undefined;
-const readDatabaseCpu = DATABASE_HOST && ['127.0.0.1', 'localhost', '[::1]'].includes(DATABASE_HOST) ? databaseCpu : () => undefined;
+const readDatabaseCpu = process.env.DATABASE_URL && isLocalDatabase(process.env.DATABASE_URL) ? databaseCpu : () => undefined;
 
 async function measure(target: Target, duration: number): Promise<Round> {
   const cpuBefore = await cpuOf(target.child);
@@ -120,6 +119,12 @@ async function measure(target: Target, duration: number): Promise<Round> {
     databaseCpuMicrosPerRequest: requests > 0 && databaseBefore && databaseAfter ? databaseCpuBetween(databaseBefore, databaseAfter) / requests : NaN,
     non2xx: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/** PostgreSQL's CPU per request, the median of the rounds; blank when it could not be read (the embedded database). */
+function databaseColumn(rounds: Round[]): string {
+  const read = rounds.map((round) => round.databaseCpuMicrosPerRequest).filter((micros) => !Number.isNaN(micros));
+  return read.length === rounds.length ? median(read).toFixed(1) : '';
 }
 
 /**
@@ -290,7 +295,7 @@ try {
     const goal = target.goal === undefined ? '' : target.comparedTo ? `≥ ${target.goal} of ${target.comparedTo}: ${ratioOf(target, baselineOf(target)).toFixed(2)}` : `≥ ${target.goal}`;
     say(
       `| ${target.name} | ${median(own.map((r) => r.rps)).toFixed(0)} | ${median(own.map((r) => r.p50))} | ${median(own.map((r) => r.p99))} | ` +
-        `${median(own.map((r) => r.cpuMicrosPerRequest)).toFixed(1)} | ${median(own.map((r) => r.databaseCpuMicrosPerRequest)).toFixed(1)} | ` +
+        `${median(own.map((r) => r.cpuMicrosPerRequest)).toFixed(1)} | ${databaseColumn(own)} | ` +
         `${own.reduce((sum, r) => sum + r.non2xx, 0)} | ${ratioOf(target).toFixed(2)} | ${goal} |`,
     );
   }
@@ -329,7 +334,10 @@ if (process.env.BENCH_SUITE !== '0') {
   say('');
   say("The suite: the test files of the issue's day, as `npm test` runs them (`npm run test:times -- --today`; its output on standard error):");
   const suite = await runSuiteBench();
-  const time = (minutes: number) => `${Math.floor(minutes)} min ${Math.round((minutes % 1) * 60)} s`;
+  const time = (minutes: number) => {
+    const seconds = Math.round(minutes * 60);
+    return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  };
   const took = Number.isNaN(suite.minutes) ? 'a test FAILED: no figure' : time(suite.minutes);
   say(`  ${suite.files} files in ${suite.processes} processes: ${took}; CPU ${time(suite.cpuMinutes)} in the test processes, ${time(suite.childCpuMinutes)} in their children`);
   record("npm test, the issue's day's test files", suite.minutes, 'min', SUITE_GOAL);

@@ -47,9 +47,16 @@ export async function runSuiteBench(): Promise<SuiteFigures> {
   env.SUITE_TIMES_OUT = out;
   try {
     const child = spawn(process.execPath, [path.join(PROJECT_DIR, 'scripts/suite-times.mjs'), '--today'], { cwd: PROJECT_DIR, env, stdio: ['ignore', 2, 2] });
-    await new Promise((resolve) => child.once('exit', resolve));
-    const [run] = JSON.parse(fs.readFileSync(out, 'utf8')) as SuiteRun[];
-    if (!run) throw new Error('scripts/suite-times.mjs timed no run');
+    const code = await new Promise((resolve, reject) => {
+      child.once('exit', resolve);
+      child.once('error', reject);
+    });
+    // No times written (the build failed, say): no figure, and the rest of the run's figures still printed.
+    const [run] = fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as SuiteRun[]) : [];
+    if (!run) {
+      process.stderr.write(`scripts/suite-times.mjs ended with ${String(code)} and timed no run\n`);
+      return { minutes: NaN, files: 0, processes: 0, cpuMinutes: NaN, childCpuMinutes: NaN };
+    }
     const minutes = (ms: number) => ms / 60_000;
     return {
       minutes: run.status === 0 ? minutes(run.wall) : NaN,

@@ -2,8 +2,8 @@
  * An offer as the `offers` table keeps it, and as it is answered from there. The offer column keeps the
  * normalized offer without what is ours (id, times) or kept beside it (`raw_offer`), so that a read can
  * send it as stored, as JSON text (presentJson), without parsing it into objects and serializing them again.
- * The two statements every offer's life runs through on the hot paths, its insert and the partner's read,
- * are here, without the query builder.
+ * The statements of the hot paths, the offer's insert, the partner's read and an agent's
+ * (get_offer_details), are here, without the query builder.
  */
 import type { Knex } from 'knex';
 import { queryPlannedEachCall, queryPrepared } from '../db/prepared.js';
@@ -72,7 +72,7 @@ export async function storedJsonOfPartner(db: Knex, offerId: string, providerId:
   return row;
 }
 
-// An agent's read of an offer (every offer tool reads one): the traveler's own or one no traveler has
+// An agent's read of an offer (get_offer_details): the traveler's own or one no traveler has
 // claimed yet (owner.ts), without the provider's copy; one statement without the query builder, planned
 // at each call as the partner's read above.
 const OFFER_OF_TRAVELER = `SELECT ${WITHOUT_RAW.join(', ')} FROM offers

@@ -153,7 +153,7 @@ export class OfferService {
 
   /** The offer without the provider's own (`raw_offer`), which is then not even read: what an agent is shown. */
   async getNormalized(owner: Owner, providerId: string, offerId: string): Promise<Offer> {
-    // An agent's read (every offer tool makes one): one statement, without the query builder.
+    // An agent's read (get_offer_details): one statement, without the query builder.
     const userId = owner.door === 'tools' ? owner.userId : undefined;
     const agentRead = userId ? () => offerOfTraveler(this.deps.db, offerId, providerId, userId) : undefined;
     return normalized(await this.#row<Omit<OfferRow, 'raw_offer'>>(owner, providerId, offerId, { columns: WITHOUT_RAW, read: agentRead }));
