@@ -43,6 +43,7 @@ import { runBookingBench } from './booking-bench.js';
 import { runCheckoutBench } from './checkout-bench.js';
 import { printStartFigures, runStartBench } from './start-bench.js';
 import { runSuiteBench, SUITE_GOAL } from './suite-bench.js';
+import { toolCall } from './tool-call.js';
 import { printSummary, record, say } from './figures.js';
 import { NORMALIZATION_CASES, NORMALIZATION_GOAL, normalizationRate } from './normalization-rate.js';
 import { databaseCpu, databaseCpuBetween, isLocalDatabase } from './database-cpu.js';
@@ -127,30 +128,6 @@ function databaseColumn(rounds: Round[]): string {
   return read.length === rounds.length ? median(read).toFixed(1) : '';
 }
 
-/**
- * get_offer_details as a client of `revision` sends it: a 2026-07-28 client adds the per-request `_meta`
- * envelope and MCP's standard headers.
- */
-function toolCall(revision: '2025-11-25' | '2026-07-28', ready: Ready): Pick<Target, 'method' | 'headers' | 'body'> {
-  const modern = revision === '2026-07-28';
-  const params = { name: 'get_offer_details', arguments: { provider_id: 'provider_b', offer_id: ready.offerId } };
-  const envelope = {
-    'io.modelcontextprotocol/protocolVersion': revision,
-    'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-  };
-  return {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${ready.toolToken}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(modern ? { 'mcp-protocol-version': revision, 'mcp-method': 'tools/call', 'mcp-name': 'get_offer_details' } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: modern ? { ...params, _meta: envelope } : params }),
-  };
-}
-
 const bareServer = await startServer<Ready>(new URL('./bare-server.ts', import.meta.url));
 const appServer = await startServer<Ready>(new URL('./app-server.ts', import.meta.url));
 const oidcServer = await startServer<Ready>(new URL('./oidc-bare-server.ts', import.meta.url));
@@ -215,7 +192,7 @@ const targets: Target[] = [
     name: 'get_offer_details tool call, MCP 2025-11-25 (JWT + MCP + DB read)',
     child: appServer.child,
     url: `${appBase}/v1/mcp`,
-    ...toolCall('2025-11-25', appServer.ready),
+    ...toolCall('2025-11-25', appServer.ready.toolToken as string, appServer.ready.offerId as string),
     goal: 0.8,
     comparedTo: 'getProviderOffer (key + DB read)',
     plain: 'plain: get_offer_details, MCP 2025-11-25',
@@ -224,7 +201,7 @@ const targets: Target[] = [
     name: 'get_offer_details tool call, MCP 2026-07-28',
     child: appServer.child,
     url: `${appBase}/v1/mcp`,
-    ...toolCall('2026-07-28', appServer.ready),
+    ...toolCall('2026-07-28', appServer.ready.toolToken as string, appServer.ready.offerId as string),
     goal: 0.8,
     comparedTo: 'getProviderOffer (key + DB read)',
     plain: 'plain: get_offer_details, MCP 2026-07-28',
@@ -268,7 +245,7 @@ if (plainServer) {
       name: `plain: get_offer_details, MCP ${revision}`,
       child: plainServer.child,
       url: `${plainBase}/v1/mcp`,
-      ...toolCall(revision, appServer.ready),
+      ...toolCall(revision, appServer.ready.toolToken as string, appServer.ready.offerId as string),
       comparedTo: 'plain: getProviderOffer',
     })),
   );

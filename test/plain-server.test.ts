@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import test from 'ava';
 import { freshDatabase, type FreshDatabase } from '../bench/fresh-database.js';
 import { startServer } from '../bench/servers.js';
+import { toolCall, type Revision } from '../bench/tool-call.js';
 import { DEFAULT_TEST_DATABASE_URL } from './helpers/database.js';
 
 interface Ready {
@@ -102,24 +103,10 @@ test('createProviderOffer: both keep the offer and answer 201 with its id; the k
 });
 
 test('get_offer_details on both revisions: the plain SDK answers the same tool result', async (t) => {
-  const envelope = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
-  };
-  const params = { name: 'get_offer_details', arguments: { provider_id: 'provider_b', offer_id: service.ready.offerId } };
-  const headers = { authorization: `Bearer ${service.ready.toolToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const call = (revision: Revision) => both('/v1/mcp', { ...toolCall(revision, service.ready.toolToken, service.ready.offerId), key: false });
   const calls = [
-    ['2025-11-25', await both('/v1/mcp', { method: 'POST', key: false, headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }) })],
-    [
-      '2026-07-28',
-      await both('/v1/mcp', {
-        method: 'POST',
-        key: false,
-        headers: { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_offer_details' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: envelope } }),
-      }),
-    ],
+    ['2025-11-25', await call('2025-11-25')],
+    ['2026-07-28', await call('2026-07-28')],
   ] as const;
   for (const [revision, answers] of calls) {
     t.is(answers.service.status, 200, revision);
