@@ -11,7 +11,7 @@ module.exports = {
       comment: 'core/ imports nothing of the project outside core/.',
       severity: 'error',
       from: { path: '^core/' },
-      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench|modules|demo|checkout)/|^(app|main|config)\\.ts$' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|scripts|bench|modules|demo|checkout|jobs|outbound)/|^(app|main|config)\\.ts$' },
     },
     {
       name: 'core-has-no-doors',
@@ -77,6 +77,26 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^(mcp|test)/' },
       to: { path: 'node_modules/@modelcontextprotocol/' },
+    },
+    {
+      name: 'jobs-import-core-only',
+      comment: 'jobs/ (the job runner, an adapter to pg-boss) imports core only.',
+      severity: 'error',
+      from: { path: '^jobs/' },
+      to: { path: '^(rest|mcp|authz|providers|admin|seeds|modules|checkout|demo|outbound)/' },
+    },
+    {
+      name: 'pg-boss-only-in-jobs',
+      severity: 'error',
+      from: { pathNot: '^(jobs|test)/' },
+      to: { path: 'node_modules/pg-boss/' },
+    },
+    {
+      name: 'outbound-is-infrastructure',
+      comment: 'outbound/ (requests to addresses others chose) imports nothing of the project: authz and providers share it.',
+      severity: 'error',
+      from: { path: '^outbound/' },
+      to: { path: '^(core|rest|mcp|authz|providers|admin|seeds|modules|checkout|demo|jobs)/' },
     },
     {
       name: 'oidc-provider-only-in-authz',

@@ -1,7 +1,8 @@
 /**
  * The composition root: the only module that sees every folder. It opens the database, applies the
  * migrations and reference data, builds the pieces every capability shares, lists the capability
- * modules (modules/), and mounts what they return: routes, tools, sandboxes and sweepers.
+ * modules (modules/), and mounts what they return: routes, tools, sandboxes, and the background jobs it
+ * hands to the job runner every instance shares.
  */
 import { setTimeout } from 'node:timers/promises';
 import type Koa from 'koa';
@@ -23,6 +24,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import { SecretBox } from './core/crypto/secret-box.js';
 import { openDatabase, type Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrate.js';
+import type { JobDefinition } from './core/jobs.js';
 import type { BookingService } from './core/bookings/service.js';
 import type { CheckoutSessionService } from './core/checkout/service.js';
 import type { FlightSearchService } from './core/flights/flight-search.js';
@@ -39,9 +41,11 @@ import { accountsModule } from './modules/accounts.js';
 import { bookingsModule } from './modules/bookings.js';
 import { cardsModule } from './modules/cards.js';
 import { checkoutModule } from './modules/checkout.js';
+import { webhooksModule, type WebhookOptions } from './modules/webhooks.js';
 import type { Capability, OwnPortApp, SharedPieces } from './modules/capability.js';
 import { demoAirlineModule } from './modules/demo-airline.js';
 import { demoTravelModule } from './modules/demo-travel.js';
+import { JobRunner } from './jobs/job-runner.js';
 import { identityModule } from './modules/identity.js';
 import { messagingModule } from './modules/messaging.js';
 import { offersModule } from './modules/offers.js';
@@ -56,8 +60,9 @@ import { seedReferenceData } from './seeds/index.js';
 
 export const API_VERSION = '1.0.0';
 
-const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-const RECOVERY_INTERVAL_MS = 60 * 1000;
+/** How often the sweep of expired rows runs (one instance at a time), and the recovery pass. */
+const SWEEP_CRON = '*/10 * * * *';
+const RECOVERY_EVERY_SECONDS = 15;
 
 export interface ServiceOptions {
   logger?: Logger;
@@ -70,6 +75,8 @@ export interface ServiceOptions {
   toolCallLimit?: Limit;
   /** Called if the embedded database dies while the service runs. */
   onEmbeddedCrash?(error: Error): void;
+  /** How webhook endpoints' host names are resolved (tests answer for names of their own). */
+  resolveHost?: WebhookOptions['resolveHost'];
   /** How long a pooled database connection may sit idle before it is closed (tests shorten it). */
   databaseIdleTimeoutMs?: number;
   /**
@@ -102,14 +109,18 @@ export interface Service {
   bookings: BookingService;
   /** Checkout sessions (the hosted checkout opens, completes and fails them). */
   checkoutSessions: CheckoutSessionService;
-  /** Deletes expired authorization-server rows and sign-in codes (also run every few minutes). */
+  /** The durable job queue (tests enqueue and start its work). */
+  jobs: JobRunner;
+  /** Deletes expired authorization-server rows and sign-in codes (a background job runs it every 10 minutes). */
   sweepExpired(): Promise<number>;
-  /**
-   * Finishes or compensates bookings a dead process left mid-saga; from the first call on, also every
-   * minute. Call it once the service listens.
-   */
+  /** Finishes or compensates bookings a dead process left mid-saga (a background job runs it every 15 s). */
   recover(): Promise<number>;
-  /** Closes Redis and the database (and stops the embedded one). */
+  /**
+   * Starts taking background jobs (recovery, sweeps, deliveries, deadlines), shared with every instance
+   * through PostgreSQL. Call it once the service listens: jobs call the sandboxes this process serves.
+   */
+  startBackgroundWork(): Promise<void>;
+  /** Stops taking jobs (waiting for running ones a moment), then closes Redis and the database. */
   close(): Promise<void>;
 }
 
@@ -126,6 +137,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       fromPreparedSchema: true,
     }));
   let redis: Redis | undefined;
+  const jobs = new JobRunner(db.knex, logger, { pollSeconds: config.jobPollSeconds });
   // Read, or on a fresh data directory generated (an RSA key pair, off the event loop), while the
   // database is brought up to date.
   const keysLoading = loadSigningKeys({ ...config, production: config.env === 'production' });
@@ -133,6 +145,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   try {
     await migrateToLatest(db.knex, config.databaseUrl);
     await seedReferenceData(db.knex);
+    await jobs.install();
     redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
 
     const keys = await keysLoading;
@@ -150,6 +163,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       redis,
       rateLimitKeyPrefix: options.rateLimitKeyPrefix,
       users: new UserService(db.knex, clock),
+      jobs,
       mailer: messaging.mailer,
       sms: messaging.sms,
     };
@@ -161,15 +175,30 @@ export async function createService(config: Config, options: ServiceOptions = {}
     const signIn = signInModule(shared, { abusePolicy: options.abusePolicy, failedAuth });
     const offers = await offersModule(shared);
     const cards = await cardsModule(shared);
-    const bookings = bookingsModule(shared, { ...offers, paymentMethods: cards.paymentMethods, processor: cards.processor });
+    const webhooks = webhooksModule(shared, { resolveHost: options.resolveHost });
+    const bookings = bookingsModule(shared, { ...offers, paymentMethods: cards.paymentMethods, processor: cards.processor, events: webhooks.events });
     const checkout = checkoutModule(shared, {
       ...offers,
       bookings: bookings.bookings,
       paymentMethods: cards.paymentMethods,
       signIn: { codes: signIn.signInCodes, limits: signIn.signInLimits },
+      events: webhooks.events,
     });
     const identity = identityModule(shared, signIn);
-    const capabilities: Capability[] = [platformModule(shared), messaging, signIn, accountsModule(shared), identity, offers, checkout, cards, bookings, await demoAirlineModule(shared), await demoTravelModule(shared, { partners })];
+    const capabilities: Capability[] = [
+      platformModule(shared),
+      messaging,
+      signIn,
+      accountsModule(shared),
+      identity,
+      offers,
+      checkout,
+      cards,
+      bookings,
+      webhooks,
+      await demoAirlineModule(shared),
+      await demoTravelModule(shared, { partners }),
+    ];
 
     const routes = capabilities.flatMap((capability) => capability.routes ?? []);
     // The authorization server and the tool endpoint are not in the route table: their documentation joins it.
@@ -226,18 +255,28 @@ export async function createService(config: Config, options: ServiceOptions = {}
       for (const sweep of sweepers) swept += await sweep();
       return swept;
     };
-    const sweeper = setInterval(() => {
-      sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweep of expired rows failed'));
-    }, SWEEP_INTERVAL_MS);
-    sweeper.unref();
     const recoveries = capabilities.flatMap((capability) => capability.recoveries ?? []);
     const recover = async () => {
       let recovered = 0;
       for (const recovery of recoveries) recovered += await recovery();
       return recovered;
     };
-    // Started by recover() (once the service listens: the sandboxes it calls are served by this process).
-    let recoverer: NodeJS.Timeout | undefined;
+    const jobDefinitions: JobDefinition[] = [
+      // Deletes only what expired: one instance at a time is plenty.
+      { name: 'sweep-expired', singleton: true, timeoutSeconds: 600, every: { cron: SWEEP_CRON }, run: async () => void (await sweepExpired()) },
+      // Safe on several instances at once (each booking's lease is taken by one): not a singleton, so that
+      // an instance that dies mid-pass holds up no other.
+      {
+        name: 'recover-bookings',
+        timeoutSeconds: 120,
+        every: { seconds: RECOVERY_EVERY_SECONDS },
+        run: async () => {
+          const recovered = await recover();
+          if (recovered > 0) logger.info({ recovered }, 'bookings recovered');
+        },
+      },
+      ...capabilities.flatMap((capability) => capability.jobs ?? []),
+    ];
     const connection = redis;
     return {
       app,
@@ -254,16 +293,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
       bookings: bookings.bookings,
       checkoutSessions: checkout.checkoutSessions,
       admin: { partners, clients: partnerClients, paymentMethods: cards.paymentMethods, sandbox: config.sandbox, signInLimits: signIn.signInLimits },
+      jobs,
       sweepExpired,
-      async recover() {
-        recoverer ??= setInterval(() => {
-          recover().catch((error: unknown) => logger.warn({ err: error }, 'recovery pass failed'));
-        }, RECOVERY_INTERVAL_MS).unref();
-        return recover();
-      },
+      recover,
+      startBackgroundWork: () => jobs.start(jobDefinitions),
       async close() {
-        clearInterval(sweeper);
-        clearInterval(recoverer);
+        await jobs.stop().catch((error: unknown) => logger.warn({ err: error }, 'the job runner did not stop cleanly'));
         connection?.disconnect();
         await db.close();
       },

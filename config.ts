@@ -51,6 +51,12 @@ const EnvSchema = z.object({
     .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
     .refine((origins) => origins.every((origin) => /^http:\/\/127\.0\.0\.1:\d{1,5}$/.test(origin)), 'must be comma-separated origins of the form http://127.0.0.1:<port>')
     .optional(),
+  JOB_POLL_SECONDS: z.coerce.number({ message: 'must be a number' }).min(0.5, 'must be at least 0.5').max(60, 'must be at most 60').default(2),
+  WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .transform((value) => value.split(',').map((part) => Number(part.trim())))
+    .refine((delays) => delays.length >= 1 && delays.length <= 20 && delays.every((delay) => Number.isInteger(delay) && delay >= 1 && delay <= 86_400), 'must be comma-separated whole seconds, each from 1 to 86400, such as 5,300,1800')
+    .optional(),
   BOOKING_FAULT_AFTER: z.enum(['pending', 'payment_authorized', 'booking_created', 'provider_paid', 'payment_captured', 'confirmed']).optional(),
   PROVIDER_A_URL: url.optional(),
   PROVIDER_A_TOKEN: z.string().min(8).optional(),
@@ -93,6 +99,10 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   apiKeyCacheSeconds: number;
   shutdownGraceSeconds: number;
+  /** How often an idle instance looks for due background jobs of each kind. */
+  jobPollSeconds: number;
+  /** The retries of a failed webhook delivery; absent: decisions §14's schedule (tests shorten it). */
+  webhookRetrySeconds: number[] | undefined;
   trustProxy: boolean;
   /** Mail relay; absent: mail goes to the mail sandbox (sandbox mode only). */
   smtpUrl: string | undefined;
@@ -207,6 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     apiKeyCacheSeconds: e.API_KEY_CACHE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    jobPollSeconds: e.JOB_POLL_SECONDS,
+    webhookRetrySeconds: e.WEBHOOK_RETRY_SECONDS,
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -78,11 +78,11 @@ async function start(config: Config): Promise<void> {
   const { port } = server.address() as AddressInfo;
   logger.info({ port, base_url: config.baseUrl, embedded_db: service.db.embedded, sandbox: config.sandbox, node: process.version }, 'listening');
   for (const { own } of ownPortServers) logger.info({ port: own.port, name: own.name }, 'listening on its own port');
-  // Bookings a process that died left mid-saga are finished or compensated now, then every minute.
+  // Background jobs, shared with every instance through PostgreSQL: the recovery pass first among them
+  // (bookings a process that died left mid-saga), then sweeps, deliveries and deadlines as they fall due.
   service
-    .recover()
-    .then((recovered) => recovered > 0 && logger.info({ recovered }, 'bookings recovered'))
-    .catch((error: unknown) => logger.warn({ err: error }, 'recovery pass failed'))
+    .startBackgroundWork()
+    .catch((error: unknown) => logger.error({ err: error }, 'background jobs could not start: recovery, sweeps and webhook deliveries wait for another instance'))
     // The start's work is done: what it needed goes back to the system, a moment later, so that the
     // collection (tens of ms of a blocked thread) does not hold up the first requests.
     .finally(() => setTimeout(releaseUnusedMemory, MEMORY_RELEASE_DELAY_MS).unref());

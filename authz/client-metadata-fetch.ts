@@ -1,7 +1,7 @@
 /**
  * Fetching a client's metadata document from the URL the client named: a request to an address chosen
  * by anyone who can send a browser to our authorization endpoint, so it is fenced in:
- * - the host is resolved first and every address it has must be public (public-addresses.ts); the
+ * - the host is resolved first and every address it has must be public (outbound/public-addresses.ts); the
  *   connection then goes to those very addresses (a pinned lookup), so a second DNS answer cannot swap
  *   in an internal one (DNS rebinding);
  * - no redirects are followed, no retries, a short deadline for the whole exchange (DNS included) and a
@@ -13,9 +13,9 @@ import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import got, { RequestError, TimeoutError } from 'got';
-import { isPublicAddress } from './public-addresses.js';
+import { pinnedLookup } from '../outbound/pinned-lookup.js';
+import { isPublicAddress } from '../outbound/public-addresses.js';
 
 export const CLIENT_METADATA_LIMITS = {
   /** The whole exchange: resolving the host, connecting, and the last byte of the body. */
@@ -58,20 +58,6 @@ async function publicAddressesOf(url: URL, testOrigin: boolean, deadline: number
     );
   }
   return addresses;
-}
-
-/** The connection goes only to the addresses that were checked, whatever DNS would answer now. */
-function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
-  return (_hostname, options, callback) => {
-    const usable = addresses.filter(({ family }) => !options.family || family === options.family);
-    const first = usable[0];
-    if (!first) {
-      callback(Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }), '', 0);
-      return;
-    }
-    if (options.all) (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, usable);
-    else callback(null, first.address, first.family);
-  };
 }
 
 /** GET `url`, connecting only to `addresses` (already checked), by `deadline` (ms since the epoch). */

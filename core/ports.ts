@@ -111,3 +111,21 @@ export interface PaymentProcessor {
   refund(intentId: string, input: { idempotencyKey: string; amountMinor?: number }): Promise<PaymentRefund>;
   retrieve(intentId: string): Promise<PaymentIntent>;
 }
+
+/** What became of a webhook's POST: the receiver's status, if it answered, and what went wrong, if anything did. */
+export interface WebhookPostResult {
+  status: number | null;
+  /** Why the attempt failed when no answer came, or came as one that is no answer (a redirect). */
+  error: string | null;
+}
+
+/**
+ * Where webhooks go (decisions §14): a URL the partner chose, so reached only at addresses checked to be
+ * public (loopback too in the sandbox), pinned, with no redirect followed.
+ */
+export interface WebhookTransport {
+  /** Why `url` cannot take webhooks (its scheme, its host's addresses), or undefined when it can. */
+  refusal(url: string): Promise<string | undefined>;
+  /** POSTs `body` (JSON) with `headers`, checking the host's addresses again first. */
+  post(url: string, headers: Record<string, string>, body: string): Promise<WebhookPostResult>;
+}

@@ -1,9 +1,10 @@
 /**
  * Bookings: the saga that turns an offer into a paid booking (the processor and the providers' order
- * steps), its REST routes and the traveler's trips, the agent tools, and the periodic jobs that finish
- * bookings a dead process left half-done and let lapsed holds go.
+ * steps), its REST routes and the traveler's trips, the agent tools, and the jobs that finish bookings a
+ * dead process left half-done, warn of holds about to lapse and let lapsed holds go.
  */
 import { AgentBooking } from '../core/bookings/agent-booking.js';
+import { HOLD_EXPIRING_JOB, HOLD_LAPSE_JOB } from '../core/bookings/booking-events.js';
 import { BookingService } from '../core/bookings/service.js';
 import { TripService } from '../core/bookings/trips.js';
 import { NotImplementedError } from '../core/errors.js';
@@ -15,6 +16,7 @@ import { PurchaseConfirmations } from '../core/purchases/confirmations.js';
 import { SpendingLimits } from '../core/purchases/spending-limits.js';
 import type { PaymentMethodService } from '../core/payment-methods/service.js';
 import type { PaymentProcessor } from '../core/ports.js';
+import type { WebhookEvents } from '../core/webhooks/events.js';
 import { BOOKING_TOOLS } from '../mcp/tools/index.js';
 import { bookingRoutes } from '../rest/routes/bookings.js';
 import { userBookingRoutes } from '../rest/routes/user-bookings.js';
@@ -26,6 +28,8 @@ export interface BookingPieces {
   providers: ProviderCatalog;
   paymentMethods: PaymentMethodService;
   processor: PaymentProcessor | undefined;
+  /** Where the partners' booking events are recorded. */
+  events: WebhookEvents;
 }
 
 export function bookingsModule(shared: SharedPieces, pieces: BookingPieces): Capability & { bookings: BookingService } {
@@ -34,6 +38,8 @@ export function bookingsModule(shared: SharedPieces, pieces: BookingPieces): Cap
   const bookings = new BookingService({
     db: db.knex,
     clock,
+    events: pieces.events,
+    jobs: shared.jobs,
     logger,
     secrets: shared.secrets,
     processor: pieces.processor ?? unconfiguredProcessor,
@@ -67,6 +73,11 @@ export function bookingsModule(shared: SharedPieces, pieces: BookingPieces): Cap
     toolServices: { bookings, agentBookings },
     sweepers: [() => bookings.sweepLapsedHolds()],
     recoveries: [() => bookings.recoverAbandoned()],
+    jobs: [
+      // Due at a hold's deadline, and two hours before it: enqueued with the step that left the hold at rest.
+      { name: HOLD_LAPSE_JOB, timeoutSeconds: 300, run: async (data) => void (await bookings.lapseHold(String(data.booking_id))) },
+      { name: HOLD_EXPIRING_JOB, timeoutSeconds: 60, run: (data) => bookings.warnHoldExpiring(String(data.booking_id)) },
+    ],
   };
 }
 

@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/crypto/secret-box.js';
 import type { Database } from '../core/db/database.js';
+import type { JobDefinition, JobQueue } from '../core/jobs.js';
 import type { Logger } from '../core/logger.js';
 import type { Mailer, SmsSender } from '../core/ports.js';
 import type { UserService } from '../core/users/service.js';
@@ -33,6 +34,8 @@ export interface SharedPieces {
   /** Prefix of rate-limit keys in Redis (tests isolate their runs with it). */
   rateLimitKeyPrefix: string | undefined;
   users: UserService;
+  /** The durable job queue on PostgreSQL: jobs that follow a change are enqueued in its transaction. */
+  jobs: JobQueue;
   mailer: Mailer;
   sms: SmsSender;
 }
@@ -47,7 +50,7 @@ export interface OwnPortApp {
   app: Koa;
 }
 
-/** A periodic job: deletes what expired (or finishes what was left half-done) and says how many rows. */
+/** A sweep: deletes what expired (or finishes what was left half-done) and says how many rows. */
 export type Sweeper = () => Promise<number>;
 
 export interface Capability {
@@ -61,10 +64,13 @@ export interface Capability {
   ownPortApps?: OwnPortApp[];
   /** Hosted pages with their own routers, served on AUTH_URL beside the authorization server's (the checkout). */
   hostedPages?: Middleware[];
+  /** Run together by one periodic job, one instance at a time. */
   sweepers?: Sweeper[];
   /**
    * Finishes or compensates what a process that died left half-done (bookings mid-saga): run when the
-   * service starts listening (its sandboxes must answer) and every minute after.
+   * service starts listening (its sandboxes must answer), then every few seconds by a periodic job.
    */
   recoveries?: Sweeper[];
+  /** Background jobs (ARCHITECTURE.md): what they do, how often or after what, how many at once. */
+  jobs?: JobDefinition[];
 }

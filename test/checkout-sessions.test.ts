@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import test from 'ava';
 import { checkoutBookingMetadata, completedBookingOf } from '../core/checkout/booking.js';
+import { WebhookEvents } from '../core/webhooks/events.js';
 import { CheckoutSessionService, requireOpen } from '../core/checkout/service.js';
 import { systemClock } from '../core/clock.js';
 import type { DomainError } from '../core/errors.js';
@@ -136,7 +137,8 @@ test('in production mode is_prod must be true, and false is the mismatch', async
   const knex = running.service.db.knex;
   const providers = await ProviderCatalog.load(knex);
   const offers = new OfferService({ db: knex, clock: systemClock, providers, normalizers: OFFER_NORMALIZERS, adapters: [], secrets: new SecretBox([randomBytes(32).toString('base64')]) });
-  const production = new CheckoutSessionService({ db: knex, clock: systemClock, offers, providers, mode: 'production', authUrl: 'https://auth.example.com' });
+  const jobs = running.service.jobs;
+  const production = new CheckoutSessionService({ db: knex, clock: systemClock, events: new WebhookEvents(jobs), jobs, offers, providers, mode: 'production', authUrl: 'https://auth.example.com' });
   const offerId = await offerOf(partner.apiKey);
   const opener = { partnerId: partner.partnerId, keyId: partnerKeyId, keyKind: 'secret' as const };
   const request = { provider_id: 'provider_b' as const, offer_id: offerId, origin: PAGE };

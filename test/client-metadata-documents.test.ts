@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { cacheSeconds, CLIENT_METADATA_CACHE } from '../authz/client-metadata-documents.js';
 import { downloadFrom } from '../authz/client-metadata-fetch.js';
 import { clientIdUrlProblem } from '../authz/client-metadata-url.js';
-import { isPublicAddress } from '../authz/public-addresses.js';
+import { isPublicAddress } from '../outbound/public-addresses.js';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import { appsHeaders } from './helpers/apps-api.js';

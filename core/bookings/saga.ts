@@ -18,9 +18,12 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { DomainError, PriceChangedError, ProviderTimeoutError } from '../errors.js';
 import type { FlightProvider, OrderRequest, ProviderOrder } from '../flights/flight-provider.js';
 import type { Offer } from '../flights/offer-schemas.js';
+import type { JobQueue } from '../jobs.js';
 import type { Logger } from '../logger.js';
 import { fromMinorUnits, toMinorUnits } from '../money/money.js';
 import type { PaymentProcessor } from '../ports.js';
+import type { WebhookEvents } from '../webhooks/events.js';
+import { bookingEventData, bookingEventOf, holdJobsOf } from './booking-events.js';
 import * as store from './store.js';
 import type { BookingRow, StoredFailure } from './store.js';
 import { storedParts, storedVaultToken, type HeldParts, type OrderParts } from './stored-parts.js';
@@ -30,6 +33,10 @@ export type FaultInjection = (step: string) => void;
 
 export interface SagaDeps {
   db: Knex;
+  /** Where a partner's booking events are recorded, with the step that causes them. */
+  events: WebhookEvents;
+  /** The jobs a step leaves due (a hold's warning and lapse), enqueued with it. */
+  jobs: JobQueue;
   clock: Clock;
   logger: Logger;
   secrets: SecretBox;
@@ -97,7 +104,7 @@ export class BookingSaga {
 
   async #finish(row: BookingRow, owner: string, changes: Record<string, unknown>): Promise<BookingRow> {
     const note = (changes.cancellation_reason as string | null) ?? undefined;
-    const next = await store.advance(this.deps.db, row, { leaseOwner: owner, from: [row.status], changes, now: this.deps.clock.now(), note });
+    const next = await this.#write(row, { leaseOwner: owner, from: [row.status], changes, now: this.deps.clock.now(), note });
     if (!next) throw new LeaseLost(row.id);
     return next;
   }
@@ -196,7 +203,7 @@ export class BookingSaga {
     const rest = atRest({ ...row, ...changes } as BookingRow);
     const lease = rest ? { lease_owner: null, lease_expires_at: null } : { lease_expires_at: this.leaseUntil() };
     const step = { leaseOwner: owner, from: [row.status], changes: { ...changes, ...lease }, now: this.deps.clock.now(), note, inFlight: !rest, ...(tickets ? { tickets } : {}) };
-    const next = await store.advance(this.deps.db, row, step);
+    const next = await this.#write(row, step);
     if (!next) throw new LeaseLost(row.id);
     return next;
   }
@@ -209,9 +216,28 @@ export class BookingSaga {
     const failure = storedFailure(error);
     // Failed is at rest: the lease goes with the write.
     const changes = { status: 'failed', failure: JSON.stringify(failure), ...extra, lease_owner: null, lease_expires_at: null };
-    const next = await store.advance(this.deps.db, row, { leaseOwner: owner, from: [row.status], changes, now: this.deps.clock.now(), note: failure.code });
+    const next = await this.#write(row, { leaseOwner: owner, from: [row.status], changes, now: this.deps.clock.now(), note: failure.code });
     if (!next) throw new LeaseLost(row.id);
     return next;
+  }
+
+  /**
+   * Writes a step. One that brings a partner's booking to an outcome records the partner's event in the
+   * same transaction, and one that leaves a hold at rest enqueues its warning and lapse there too; any
+   * other is the one statement it always was.
+   */
+  async #write(row: BookingRow, step: store.Step): Promise<BookingRow | undefined> {
+    const after = { ...row, ...step.changes } as BookingRow;
+    const event = bookingEventOf(row, after);
+    const jobs = holdJobsOf(row, after, step.now);
+    if (!event && jobs.length === 0) return store.advance(this.deps.db, row, step);
+    return this.deps.db.transaction(async (trx) => {
+      const next = await store.advance(trx, row, step);
+      if (!next) return undefined;
+      if (event) await this.deps.events.record(trx, { partnerId: next.partner_id as string, type: event, data: bookingEventData(next), at: step.now });
+      await this.deps.jobs.enqueue(trx, jobs);
+      return next;
+    });
   }
 
   async #release(row: BookingRow, owner: string): Promise<BookingRow> {

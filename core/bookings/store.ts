@@ -286,6 +286,16 @@ function advanceText(columns: string[], shape: { known: boolean; noted: boolean;
   return `${parts.join(', ')} ${select}`;
 }
 
+/** Records a note on the booking unless it has it already: whether it was recorded now. */
+export async function noteOnce(db: Db, bookingId: string, status: BookingStatus, note: string, now: Date): Promise<boolean> {
+  // The booking's row is locked first, so that two runs at once take turns and the second finds the note.
+  await db('bookings').where({ id: bookingId }).forUpdate().select('id');
+  const seen = await db('booking_events').where({ booking_id: bookingId, note }).first('booking_id');
+  if (seen) return false;
+  await db('booking_events').insert({ booking_id: bookingId, status, note, created_at: now });
+  return true;
+}
+
 /** Lets go of the lease `leaseOwner` holds, if it still does; the booking as it is then (`row` if not held). */
 export async function release(db: Db, row: BookingRow, leaseOwner: string): Promise<BookingRow> {
   const [released] = await prepared<BookingRow>(db, `UPDATE bookings SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2 RETURNING ${STEP_COLUMNS}`, [row.id, leaseOwner]);

@@ -5,7 +5,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError } from '../errors.js';
+import { decodeCursor, encodeCursor } from '../pagination.js';
 import { presentPassenger, presentResponse, presentTrip } from './present.js';
 import { documentsContext } from './stored-parts.js';
 import type { Booking, BookingPassenger, TripSummary } from './schemas.js';
@@ -58,26 +59,4 @@ export class TripService {
 
 export function bookingNotFound(bookingId: string): NotFoundError {
   return new NotFoundError(`There is no booking ${bookingId}: list the traveler's trips with GET /v1/users/me/bookings.`, 'booking_not_found');
-}
-
-/** A creation time as encodeCursor writes it (toISOString of a four-digit year). */
-const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function encodeCursor(row: BookingRow): string {
-  return Buffer.from(JSON.stringify([row.created_at.toISOString(), row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string } | undefined {
-  if (!cursor) return undefined;
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    // Only what encodeCursor writes: a date such as -271821-04-20 parses in JavaScript, but PostgreSQL
-    // cannot hold it and the query would fail with a 500.
-    if (typeof createdAt !== 'string' || !CURSOR_INSTANT.test(createdAt) || !store.UUID.test(id)) throw new Error('bad cursor');
-    const date = new Date(createdAt);
-    if (Number.isNaN(date.getTime())) throw new Error('bad cursor');
-    return { createdAt: date, id };
-  } catch {
-    throw new ValidationError([{ field: 'cursor', rule: 'cursor', message: 'not a cursor this API gave: start again without it' }]);
-  }
 }

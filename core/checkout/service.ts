@@ -13,14 +13,18 @@ import { checkDepartureWindow } from '../flights/departure-window.js';
 import type { Offer } from '../flights/offer-schemas.js';
 import type { OfferService } from '../flights/offers.js';
 import type { ProviderCatalog } from '../flights/provider-catalog.js';
+import type { JobQueue } from '../jobs.js';
 import { originProblem } from '../partners/origins.js';
 import type { PartnerIdentity } from '../partners/schemas.js';
+import type { WebhookEvents } from '../webhooks/events.js';
 import { clientSecretDigest, clientSecretMatches, mintClientSecret } from './client-secret.js';
 import type { CheckoutFailureReason, CheckoutSession, CreateCheckoutSessionRequest, CreatedCheckoutSession } from './schemas.js';
 import * as store from './store.js';
 import type { CheckoutSessionRow } from './store.js';
 
 export const CHECKOUT_SESSION_MINUTES = 30;
+/** The job that marks a session expired at its `expires_at` and tells the partner. */
+export const SESSION_EXPIRY_JOB = 'checkout-session-expire';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -33,6 +37,10 @@ export type ServiceMode = 'sandbox' | 'production';
 export interface CheckoutDeps {
   db: Knex;
   clock: Clock;
+  /** Where the partner's checkout events are recorded, with the change that causes them. */
+  events: WebhookEvents;
+  /** A session's expiry is a job, due at `expires_at`, enqueued with the session. */
+  jobs: JobQueue;
   offers: OfferService;
   providers: ProviderCatalog;
   mode: ServiceMode;
@@ -76,7 +84,7 @@ export class CheckoutSessionService {
     const id = randomUUID();
     const clientSecret = mintClientSecret(id);
     const expiresAt = new Date(Math.min(now.getTime() + CHECKOUT_SESSION_MINUTES * 60_000, new Date(offer.expires_at).getTime()));
-    await store.insertSession(this.deps.db, {
+    const row: CheckoutSessionRow = {
       id,
       partner_id: opener.partnerId,
       key_id: opener.keyId,
@@ -95,6 +103,10 @@ export class CheckoutSessionService {
       expires_at: expiresAt,
       created_at: now,
       updated_at: now,
+    };
+    await this.deps.db.transaction(async (trx) => {
+      await store.insertSession(trx, row);
+      await this.deps.jobs.enqueue(trx, [expiryJob(id, expiresAt)]);
     });
     return { id, url: `${this.deps.authUrl}/checkout/${id}#${clientSecret}`, client_secret: clientSecret, expires_at: expiresAt.toISOString() };
   }
@@ -127,7 +139,13 @@ export class CheckoutSessionService {
   async complete(id: string, booking: CompletedBooking): Promise<CheckoutSession> {
     const now = this.deps.clock.now();
     const changes = { status: 'complete' as const, booking_id: booking.booking_id, airline_pnr: booking.airline_pnr, total_amount: booking.total_amount, currency: booking.currency };
-    const row = UUID.test(id) ? await store.closeSession(this.deps.db, id, changes, now) : undefined;
+    const row = UUID.test(id)
+      ? await this.deps.db.transaction(async (trx) => {
+          const completed = await store.closeSession(trx, id, changes, now);
+          if (completed) await this.#tell(trx, completed, 'checkout.session.completed');
+          return completed;
+        })
+      : undefined;
     if (row) return this.#present(row);
     const current = await this.#row(id);
     if (current?.status === 'complete' && current.booking_id === booking.booking_id) return this.#present(current);
@@ -141,6 +159,26 @@ export class CheckoutSessionService {
     const current = await this.#row(id);
     if (current?.status === 'failed') return this.#present(current);
     throw current ? closed(current) : notFound(id);
+  }
+
+  /**
+   * The expiry job: an open session past `expires_at` becomes expired, and its partner is told. One
+   * being paid right now is left to its booking (begun in time, it may still complete the session), and
+   * looked at again once that booking's lease is over.
+   */
+  async expire(id: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.db.transaction(async (trx) => {
+      const expired = await store.expireSession(trx, id, now);
+      if (expired) return this.#tell(trx, expired, 'checkout.session.expired');
+      const row = await store.findSession(trx, id);
+      if (row?.status === 'open' && row.paying_until && row.paying_until > now) await this.deps.jobs.enqueue(trx, [expiryJob(id, row.paying_until)]);
+    });
+  }
+
+  async #tell(trx: Knex.Transaction, row: CheckoutSessionRow, type: 'checkout.session.completed' | 'checkout.session.expired'): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.events.record(trx, { partnerId: row.partner_id, type, data: { checkout_session: presentSession(row, now) }, at: now });
   }
 
   /** Sessions that expired a day ago without a sale (a complete one stays, beside its booking). */
@@ -244,6 +282,10 @@ function originOf(opener: CheckoutOpener, bodyOrigin: string | undefined, reques
     ]);
   }
   return requestOrigin;
+}
+
+function expiryJob(sessionId: string, at: Date) {
+  return { name: SESSION_EXPIRY_JOB, data: { session_id: sessionId }, startAfter: at };
 }
 
 function notFound(id: string): NotFoundError {

@@ -55,6 +55,17 @@ export async function closeSession(
   return row as CheckoutSessionRow | undefined;
 }
 
+/** Marks an open session past `expires_at` expired, unless a pay holds its lease; the row, if it did. */
+export async function expireSession(db: Knex, id: string, now: Date): Promise<CheckoutSessionRow | undefined> {
+  const [row] = await db(TABLE)
+    .where({ id, status: 'open' })
+    .where('expires_at', '<=', now)
+    .where((where) => where.whereNull('paying_until').orWhere('paying_until', '<', now))
+    .update({ status: 'expired', updated_at: now })
+    .returning('*');
+  return row as CheckoutSessionRow | undefined;
+}
+
 /** Sessions that expired before `cutoff` without a sale. */
 export async function deleteUnsoldBefore(db: Knex, cutoff: Date): Promise<number> {
   return db(TABLE).where('expires_at', '<', cutoff).whereNot({ status: 'complete' }).delete();

@@ -36,6 +36,7 @@ import * as publishableKeys from './20261128000029-publishable-keys.js';
 import * as checkoutSessions from './20261128000030-checkout-sessions.js';
 import * as hostedCheckout from './20261128000031-hosted-checkout.js';
 import * as vaultSessionAncestors from './20261128000032-vault-session-ancestors.js';
+import * as webhooks from './20261128000033-webhooks.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -75,4 +76,5 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261128000030-checkout-sessions', checkoutSessions],
   ['20261128000031-hosted-checkout', hostedCheckout],
   ['20261128000032-vault-session-ancestors', vaultSessionAncestors],
+  ['20261128000033-webhooks', webhooks],
 ];

@@ -1,6 +1,6 @@
 /**
  * Whether an IP address is on the public internet, for requests the service makes to addresses that
- * someone else chose (a client's metadata document): such a request must never reach our own network,
+ * someone else chose (a client's metadata document, a partner's webhook endpoint): such a request must never reach our own network,
  * the machine itself or a cloud metadata service. Anything not known to be public is refused.
  */
 import net from 'node:net';
@@ -52,4 +52,15 @@ export function isPublicAddress(address: string): boolean {
   // A zone index (fe80::1%eth0) only ever qualifies a link-local address.
   if (!net.isIPv6(bare) || bare.includes('%')) return false;
   return globalIpv6.check(bare, 'ipv6') && !notPublic.check(bare, 'ipv6');
+}
+
+const loopback = new net.BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** True for a loopback address (127.0.0.0/8, ::1): the sandbox's own machine. */
+export function isLoopbackAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (net.isIPv4(bare)) return loopback.check(bare, 'ipv4');
+  return net.isIPv6(bare) && loopback.check(bare, 'ipv6');
 }

@@ -1,0 +1,187 @@
+/**
+ * The job runner every instance shares: pg-boss on the service's own PostgreSQL (the embedded one too).
+ * pg-boss keeps jobs in its own schema (`pgboss`, created and upgraded by pg-boss under its advisory lock),
+ * takes each with SKIP LOCKED so that one instance runs it, retries failures with backoff, fails a try
+ * whose instance died once it times out, and sets aside (dead letters) what keeps failing. Why pg-boss
+ * 10: it is the line that supports Node.js 20, which the machines here still run (11 and 12 need 22).
+ *
+ * It reaches the database through the service's knex pool, not a pool of its own: on the embedded
+ * database there is one connection, and a job enqueued in a transaction must use that transaction's
+ * connection. pg-boss sends its statements as they are (multi-statement texts included), on a pooled
+ * connection taken for each.
+ */
+import type { Knex } from 'knex';
+import PgBoss from 'pg-boss';
+import type { JobDefinition, JobQueue, JobRequest } from '../core/jobs.js';
+import type { Logger } from '../core/logger.js';
+
+/** Where jobs that failed every try are kept, for an operator to read (nothing works this queue). */
+const DEAD_LETTERS = 'dead-letters';
+
+export interface JobRunnerOptions {
+  /** How often an idle instance asks for new jobs of each kind (seconds, at least 0.5). */
+  pollSeconds: number;
+  /** How often the runner's upkeep runs: timed-out tries failed, old jobs archived (seconds). */
+  upkeepSeconds?: number;
+}
+
+interface PgConnection {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** pg-boss's view of the database: a statement run on a connection of `db` (a transaction's own, given one). */
+function throughKnex(db: Knex | Knex.Transaction): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      const connection = (await db.client.acquireConnection()) as PgConnection;
+      try {
+        return await connection.query(text, values);
+      } finally {
+        await db.client.releaseConnection(connection);
+      }
+    },
+  };
+}
+
+export class JobRunner implements JobQueue {
+  readonly #knex: Knex;
+  readonly #boss: PgBoss;
+  readonly #logger: Logger;
+  readonly #options: JobRunnerOptions;
+  /** The local worker of each job name, to wake when a job of that name is enqueued here. */
+  readonly #workers = new Map<string, string>();
+  #started = false;
+
+  constructor(knex: Knex, logger: Logger, options: JobRunnerOptions) {
+    this.#knex = knex;
+    this.#logger = logger;
+    this.#options = options;
+    this.#boss = new PgBoss({
+      db: throughKnex(knex),
+      migrate: true,
+      supervise: true,
+      schedule: true,
+      maintenanceIntervalSeconds: options.upkeepSeconds ?? 60,
+      // Completed jobs are kept a day (for an operator to read), then archived, then deleted a week later.
+      archiveCompletedAfterSeconds: 24 * 60 * 60,
+      deleteAfterDays: 7,
+    });
+    this.#boss.on('error', (error: Error) => this.#logger.warn({ err: error }, 'job runner error'));
+  }
+
+  /**
+   * Creates pg-boss's schema, or brings it up to this version of pg-boss (under its advisory lock, so
+   * instances starting together take turns): before the service takes requests, whose changes enqueue
+   * jobs. Runs nothing in the background.
+   */
+  async install(): Promise<void> {
+    const installer = new PgBoss({ db: throughKnex(this.#knex), migrate: true, supervise: false, schedule: false });
+    await installer.start();
+    await installer.stop({ graceful: false, close: false });
+  }
+
+  /**
+   * Makes sure the queues exist as declared, starts a worker for each job and the periodic schedules.
+   * Call once the service listens: jobs call the sandboxes this process serves.
+   */
+  async start(definitions: JobDefinition[]): Promise<void> {
+    await this.#boss.start();
+    await this.#boss.createQueue(DEAD_LETTERS);
+    for (const definition of definitions) {
+      const queue: PgBoss.Queue = {
+        name: definition.name,
+        policy: definition.singleton ? 'singleton' : 'standard',
+        retryLimit: definition.retries ?? 3,
+        retryDelay: definition.retryDelaySeconds ?? 30,
+        retryBackoff: true,
+        expireInSeconds: definition.timeoutSeconds,
+        deadLetter: DEAD_LETTERS,
+      };
+      // Created once; its settings follow the declaration at every start.
+      await this.#boss.createQueue(definition.name, queue);
+      await this.#boss.updateQueue(definition.name, queue);
+      const batchSize = definition.concurrency ?? 1;
+      const id = await this.#boss.work<object>(definition.name, { pollingIntervalSeconds: this.#options.pollSeconds, batchSize }, (jobs) => this.#run(definition, jobs));
+      this.#workers.set(definition.name, id);
+      await this.#schedule(definition);
+    }
+    this.#started = true;
+  }
+
+  async enqueue(db: Knex | Knex.Transaction, jobs: JobRequest[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.#boss.insert(
+      jobs.map((job) => ({ name: job.name, data: job.data, ...(job.startAfter ? { startAfter: job.startAfter.toISOString() } : {}) })),
+      { db: throughKnex(db) },
+    );
+    // Woken once the jobs can be seen: at the commit of the transaction they were enqueued in.
+    const due = jobs.filter((job) => !job.startAfter || job.startAfter.getTime() <= Date.now()).map((job) => job.name);
+    if (due.length === 0) return;
+    const committed = db.isTransaction ? (db as Knex.Transaction).executionPromise : Promise.resolve();
+    committed.then(
+      () => this.#wake(due),
+      () => undefined,
+    );
+  }
+
+  /** Stops taking jobs and waits up to `timeoutMs` for the running ones to end. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    await this.#boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true });
+  }
+
+  /**
+   * Runs a batch side by side. One job's failure fails that job alone: it is failed here (to be tried
+   * again), and pg-boss completes the rest when this returns.
+   */
+  async #run(definition: JobDefinition, jobs: PgBoss.Job<object>[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.#periodicNext(definition);
+    const failed: string[] = [];
+    await Promise.all(
+      jobs.map(async (job) => {
+        try {
+          await definition.run(job.data as Record<string, unknown>);
+        } catch (error) {
+          this.#logger.warn({ err: error, job: definition.name, job_id: job.id }, 'job failed: it is tried again later');
+          failed.push(job.id);
+        }
+      }),
+    );
+    // The detail is in the log: the jobs table keeps no error text (it could carry what a log may not).
+    await Promise.all(failed.map((id) => this.#boss.fail(definition.name, id, { error: 'failed: see the service log for this job id' })));
+  }
+
+  /** The local workers of `names` look for work now instead of at their next poll. */
+  #wake(names: string[]): void {
+    for (const name of new Set(names)) {
+      const id = this.#workers.get(name);
+      if (id) this.#boss.notifyWorker(id);
+    }
+  }
+
+  async #schedule(definition: JobDefinition): Promise<void> {
+    const every = definition.every;
+    if (!every) {
+      await this.#boss.unschedule(definition.name);
+    } else if ('cron' in every) {
+      await this.#boss.schedule(definition.name, every.cron, {}, { tz: 'UTC' });
+    } else {
+      // The chain is started again each minute should the instance carrying it have died mid-run; the
+      // slot keeps that from doubling it.
+      await this.#boss.schedule(definition.name, '* * * * *', {}, { tz: 'UTC', singletonSeconds: every.seconds, singletonNextSlot: true });
+      await this.#periodicNext(definition);
+    }
+  }
+
+  /**
+   * A job run every few seconds enqueues its next run as it starts, in the next slot of that many
+   * seconds: one job per slot whichever instances send it, and the chain goes on if this one dies.
+   */
+  async #periodicNext(definition: JobDefinition): Promise<void> {
+    const every = definition.every;
+    if (!every || !('seconds' in every)) return;
+    await this.#boss.send(definition.name, {}, { singletonSeconds: every.seconds, singletonNextSlot: true });
+  }
+}
