@@ -45,8 +45,14 @@ export interface SagaDeps {
   faults?: FaultInjection;
 }
 
-/** Longer than any one step can take (the slowest provider's booking timeout, and the processor's). */
-export const LEASE_MS = 3 * 60_000;
+/**
+ * How long a booking's lease lasts unless renewed. The instance driving a booking renews it every
+ * LEASE_RENEW_MS for as long as it works on it, however long a provider takes: so the lease is sized to
+ * notice a dead instance quickly (the recovery pass takes its bookings over once it lapses), not to the
+ * slowest step.
+ */
+export const LEASE_MS = 15_000;
+export const LEASE_RENEW_MS = 5_000;
 
 export class BookingSaga {
   constructor(private readonly deps: SagaDeps) {}
@@ -65,12 +71,30 @@ export class BookingSaga {
    * rest. The lease is let go at the end: by the step that brings it to rest, in the same write.
    */
   async drive(start: BookingRow, owner: string, held?: HeldParts): Promise<BookingRow> {
-    let row = start;
-    for (;;) {
-      const next = await this.#step(row, owner, held);
-      if (!next) return row.lease_owner === owner ? this.#release(row, owner) : row;
-      row = next;
-      this.deps.faults?.(stepName(row));
+    return this.#holding(start, owner, async () => {
+      let row = start;
+      for (;;) {
+        const next = await this.#step(row, owner, held);
+        if (!next) return row.lease_owner === owner ? this.#release(row, owner) : row;
+        row = next;
+        this.deps.faults?.(stepName(row));
+      }
+    });
+  }
+
+  /** Runs `work` on the booking whose lease `owner` holds, renewing the lease until it is done. */
+  async #holding<T>(row: BookingRow, owner: string, work: () => Promise<T>): Promise<T> {
+    const heartbeat = setInterval(() => {
+      store.renewLease(this.deps.db, row.id, owner, this.leaseUntil()).catch((error: unknown) => {
+        // The next step's write says whether the lease is still ours; a missed renewal is one of three.
+        this.deps.logger.warn({ err: error, booking_id: row.id }, 'could not renew a booking lease');
+      });
+    }, LEASE_RENEW_MS);
+    heartbeat.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 
@@ -81,6 +105,10 @@ export class BookingSaga {
    * cancel that failed half-way is finished by the next one.
    */
   async cancel(row: BookingRow, owner: string, reason: string | null): Promise<BookingRow> {
+    return this.#holding(row, owner, () => this.#cancel(row, owner, reason));
+  }
+
+  async #cancel(row: BookingRow, owner: string, reason: string | null): Promise<BookingRow> {
     const now = this.deps.clock.now();
     const done = { status: 'cancelled', provider_status: 'cancelled', cancelled_at: now, cancellation_reason: reason, lease_owner: null, lease_expires_at: null };
     try {

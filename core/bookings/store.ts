@@ -296,6 +296,12 @@ export async function noteOnce(db: Db, bookingId: string, status: BookingStatus,
   return true;
 }
 
+/** Moves the lease `leaseOwner` holds on to `until`; false when it is not theirs any more. */
+export async function renewLease(db: Db, id: string, leaseOwner: string, until: Date): Promise<boolean> {
+  const renewed = await prepared<{ id: string }>(db, 'UPDATE bookings SET lease_expires_at = $3 WHERE id = $1 AND lease_owner = $2 RETURNING id', [id, leaseOwner, until]);
+  return renewed.length > 0;
+}
+
 /** Lets go of the lease `leaseOwner` holds, if it still does; the booking as it is then (`row` if not held). */
 export async function release(db: Db, row: BookingRow, leaseOwner: string): Promise<BookingRow> {
   const [released] = await prepared<BookingRow>(db, `UPDATE bookings SET lease_owner = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_owner = $2 RETURNING ${STEP_COLUMNS}`, [row.id, leaseOwner]);

@@ -7,9 +7,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import knexFactory from 'knex';
 import pg from 'pg';
 import { migrateToLatest } from '../../core/db/migrate.js';
+import { createLogger } from '../../core/logger.js';
+import { JobRunner } from '../../jobs/job-runner.js';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/travel_test';
 
@@ -42,10 +45,14 @@ export async function createTestDatabase(baseUrl = process.env.DATABASE_URL || D
   };
 }
 
-/** Names the migrations as they are now: a changed or added migration makes another template. */
+/**
+ * Names the migrations as they are now, and the job runner's schema (pg-boss's version): a changed or
+ * added migration, or another pg-boss, makes another template.
+ */
 function migrationsDigest(): string {
   const directory = new URL('../../core/db/migrations/', import.meta.url);
   const hash = createHash('sha256');
+  hash.update((createRequire(import.meta.url)('pg-boss/package.json') as { version: string }).version);
   for (const file of fs.readdirSync(directory).sort()) hash.update(file).update(fs.readFileSync(new URL(file, directory)));
   return hash.digest('hex').slice(0, 12);
 }
@@ -67,6 +74,8 @@ async function migratedTemplate(baseUrl: string, serverUrl: string): Promise<str
     const knex = knexFactory({ client: 'pg', connection: url.href, pool: { min: 0, max: 1 } });
     try {
       await migrateToLatest(knex, serverUrl);
+      // pg-boss's schema too, as every service's start makes sure of it: a test file's start is spared it.
+      await new JobRunner(knex, createLogger('silent'), { pollSeconds: 2 }).install();
     } finally {
       await knex.destroy();
     }
