@@ -46,6 +46,7 @@ import type { Capability, OwnPortApp, SharedPieces } from './modules/capability.
 import { demoAirlineModule } from './modules/demo-airline.js';
 import { demoTravelModule } from './modules/demo-travel.js';
 import { JobRunner } from './jobs/job-runner.js';
+import { jobSchema } from './jobs/job-schema.js';
 import { identityModule } from './modules/identity.js';
 import { messagingModule } from './modules/messaging.js';
 import { offersModule } from './modules/offers.js';
@@ -130,11 +131,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const db = await (options.databaseOpening ??
     openDatabase({
       databaseUrl: config.databaseUrl,
+      transactionPooler: config.databaseTransactionPooler,
       dataDir: config.dataDir,
       poolMax: config.databasePoolMax,
       idleTimeoutMs: options.databaseIdleTimeoutMs,
       onEmbeddedCrash: options.onEmbeddedCrash,
       fromPreparedSchema: true,
+      schemaExtra: jobSchema,
     }));
   let redis: Redis | undefined;
   const jobs = new JobRunner(db.knex, logger, { pollSeconds: config.jobPollSeconds });
@@ -143,7 +146,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const keysLoading = loadSigningKeys({ ...config, production: config.env === 'production' });
   keysLoading.catch(() => undefined);
   try {
-    await migrateToLatest(db.knex, config.databaseUrl);
+    await migrateToLatest(db.knex, config.databaseUrl ? config.databaseDirectUrl : undefined);
     await seedReferenceData(db.knex);
     await jobs.install();
     redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;

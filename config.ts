@@ -22,6 +22,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
     .optional(),
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+    .optional(),
+  DATABASE_TRANSACTION_POOLER: flag.default(false),
   DATABASE_POOL_MAX: positiveInt.default(10),
   DATA_DIR: z.string().min(1).default('./.data'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
@@ -91,6 +96,16 @@ export interface Config {
   authUrl: string;
   /** Absent: the embedded PostgreSQL in `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL itself, not through a pooler: migrations take a session's advisory lock there, which a
+   * pooler in transaction mode cannot hold. Absent: `databaseUrl`.
+   */
+  databaseDirectUrl: string | undefined;
+  /**
+   * `databaseUrl` goes through a pooler in transaction mode (PgBouncer): a server connection is ours for
+   * one transaction only, so no named prepared statement is kept on one.
+   */
+  databaseTransactionPooler: boolean;
   databasePoolMax: number;
   dataDir: string;
   redisUrl: string | undefined;
@@ -196,6 +211,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!sandbox && !e.SMTP_URL) {
     throw new ConfigError('Invalid configuration: SMTP_URL is required when SANDBOX=0 (sign-in codes are sent by e-mail).');
   }
+  if (e.DATABASE_TRANSACTION_POOLER && (!e.DATABASE_URL || !e.DATABASE_DIRECT_URL)) {
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_TRANSACTION_POOLER=1 needs DATABASE_URL (through the pooler) and DATABASE_DIRECT_URL (PostgreSQL itself, for the migrations\' lock, which a pooler in transaction mode cannot hold).',
+    );
+  }
   if (e.NODE_ENV === 'production' && (!e.JWKS_PATH || !e.COOKIE_KEYS || !e.DATA_ENCRYPTION_KEY)) {
     throw new ConfigError(
       'Invalid configuration: JWKS_PATH, COOKIE_KEYS and DATA_ENCRYPTION_KEY are required when NODE_ENV=production (every instance must sign and encrypt with the same keys).',
@@ -210,6 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     authUrl: stripSlash(e.AUTH_URL ?? baseUrl),
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
+    databaseTransactionPooler: e.DATABASE_TRANSACTION_POOLER,
     databasePoolMax: e.DATABASE_POOL_MAX,
     dataDir: path.resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,

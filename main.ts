@@ -19,6 +19,7 @@ enableCompileCache();
 
 const { ConfigError, loadConfig } = await import('./config.js');
 const { openDatabase } = await import('./core/db/database.js');
+const { jobSchema } = await import('./jobs/job-schema.js');
 const { DataDirectoryLockedError } = await import('./core/db/lock.js');
 const { createLogger } = await import('./core/logger.js');
 
@@ -27,9 +28,11 @@ async function start(config: Config): Promise<void> {
   // The database first: the embedded one starts in its worker thread while this thread loads the rest.
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
+    transactionPooler: config.databaseTransactionPooler,
     dataDir: config.dataDir,
     poolMax: config.databasePoolMax,
     fromPreparedSchema: true,
+    schemaExtra: jobSchema,
     onEmbeddedCrash: (error) => {
       logger.fatal({ err: error }, 'the embedded database stopped: exiting');
       process.exit(1);

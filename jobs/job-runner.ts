@@ -43,6 +43,17 @@ function throughKnex(db: Knex | Knex.Transaction): PgBoss.Db {
   };
 }
 
+/**
+ * Creates pg-boss's schema, or brings it up to this version of pg-boss, under pg-boss's advisory lock (a
+ * transaction's, so a pooler in transaction mode is no obstacle): instances starting together take turns.
+ * Runs nothing in the background.
+ */
+export async function installJobSchema(knex: Knex): Promise<void> {
+  const installer = new PgBoss({ db: throughKnex(knex), migrate: true, supervise: false, schedule: false });
+  await installer.start();
+  await installer.stop({ graceful: false, close: false });
+}
+
 export class JobRunner implements JobQueue {
   readonly #knex: Knex;
   readonly #boss: PgBoss;
@@ -50,7 +61,7 @@ export class JobRunner implements JobQueue {
   readonly #options: JobRunnerOptions;
   /** The local worker of each job name, to wake when a job of that name is enqueued here. */
   readonly #workers = new Map<string, string>();
-  #started = false;
+  #starting: Promise<void> | undefined;
 
   constructor(knex: Knex, logger: Logger, options: JobRunnerOptions) {
     this.#knex = knex;
@@ -70,14 +81,11 @@ export class JobRunner implements JobQueue {
   }
 
   /**
-   * Creates pg-boss's schema, or brings it up to this version of pg-boss (under its advisory lock, so
-   * instances starting together take turns): before the service takes requests, whose changes enqueue
-   * jobs. Runs nothing in the background.
+   * Creates pg-boss's schema, or brings it up to this version of pg-boss: before the service takes
+   * requests, whose changes enqueue jobs.
    */
   async install(): Promise<void> {
-    const installer = new PgBoss({ db: throughKnex(this.#knex), migrate: true, supervise: false, schedule: false });
-    await installer.start();
-    await installer.stop({ graceful: false, close: false });
+    await installJobSchema(this.#knex);
   }
 
   /**
@@ -85,6 +93,11 @@ export class JobRunner implements JobQueue {
    * Call once the service listens: jobs call the sandboxes this process serves.
    */
   async start(definitions: JobDefinition[]): Promise<void> {
+    this.#starting ??= this.#start(definitions);
+    return this.#starting;
+  }
+
+  async #start(definitions: JobDefinition[]): Promise<void> {
     await this.#boss.start();
     await this.#boss.createQueue(DEAD_LETTERS);
     for (const definition of definitions) {
@@ -105,7 +118,6 @@ export class JobRunner implements JobQueue {
       this.#workers.set(definition.name, id);
       await this.#schedule(definition);
     }
-    this.#started = true;
   }
 
   async enqueue(db: Knex | Knex.Transaction, jobs: JobRequest[]): Promise<void> {
@@ -124,10 +136,14 @@ export class JobRunner implements JobQueue {
     );
   }
 
-  /** Stops taking jobs and waits up to `timeoutMs` for the running ones to end. */
+  /**
+   * Stops taking jobs and waits up to `timeoutMs` for the running ones to end. A start still under way
+   * (a stop soon after the process started) is let finish first, so that no worker starts after it.
+   */
   async stop(timeoutMs = 10_000): Promise<void> {
-    if (!this.#started) return;
-    this.#started = false;
+    if (!this.#starting) return;
+    const starting = this.#starting;
+    await starting.catch(() => undefined);
     await this.#boss.stop({ graceful: true, timeout: timeoutMs, close: false, wait: true });
   }
 

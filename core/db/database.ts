@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { startEmbeddedPostgres } from './embedded.js';
+import { withoutNamedStatements } from './prepared.js';
 import { schemaImage } from './schema-image.js';
 
 // int8 (counts, sums) as JavaScript numbers: every bigint we read fits in 2^53. numeric stays a string,
@@ -26,6 +27,8 @@ async function loadKnex() {
 export interface DatabaseOptions {
   /** A postgres:// URL; absent means the embedded PostgreSQL in `dataDir`. */
   databaseUrl: string | undefined;
+  /** `databaseUrl` is a pooler in transaction mode (PgBouncer): no named prepared statements (prepared.ts). */
+  transactionPooler?: boolean | undefined;
   dataDir: string;
   poolMax: number;
   /** How long a pooled connection may sit idle before the pool closes it (default 30 s). */
@@ -38,6 +41,15 @@ export interface DatabaseOptions {
    * Without it, a new embedded database starts empty.
    */
   fromPreparedSchema?: boolean;
+  /** What the prepared schema holds beyond the migrations (the job runner's own schema), if anything. */
+  schemaExtra?: SchemaExtra | undefined;
+}
+
+/** A schema the service needs that the migrations do not make: part of the prepared image too. */
+export interface SchemaExtra {
+  /** Changes whenever what `install` makes changes (a library's version): part of the image's key. */
+  key: string;
+  install(knex: Knex): Promise<void>;
 }
 
 export interface Database {
@@ -61,12 +73,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       compileSqlOnError: false,
     });
     knex.on('query-error', withoutSql);
+    if (options.transactionPooler) withoutNamedStatements(knex);
     return { knex, embedded: false, close: once(() => knex.destroy()) };
   }
 
   const starting = startEmbeddedPostgres(options.dataDir, {
     onCrash: options.onEmbeddedCrash,
-    ...(options.fromPreparedSchema ? { initialImage: () => schemaImage(buildSchema) } : {}),
+    ...(options.fromPreparedSchema ? { initialImage: () => schemaImage((dataDir) => buildSchema(dataDir, options.schemaExtra), options.schemaExtra?.key) } : {}),
   });
   // Awaited below: its failure (a locked directory) must not count as unhandled while knex loads.
   starting.catch(() => undefined);
@@ -106,11 +119,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-/** Fills `dataDir` with a new embedded database holding every migration, and stops it cleanly. */
-async function buildSchema(dataDir: string): Promise<void> {
+/** Fills `dataDir` with a new embedded database holding every migration (and `extra`), and stops it cleanly. */
+async function buildSchema(dataDir: string, extra: SchemaExtra | undefined): Promise<void> {
   const [db, { migrateToLatest }] = await Promise.all([openDatabase({ databaseUrl: undefined, dataDir, poolMax: 1 }), import('./migrate.js')]);
   try {
     await migrateToLatest(db.knex);
+    await extra?.install(db.knex);
   } finally {
     await db.close();
   }

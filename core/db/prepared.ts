@@ -2,6 +2,10 @@
  * Hot reads as named prepared statements: the SQL is parsed and planned once per connection, and the
  * query builder is skipped. Worth it only on paths that run on nearly every request (the traveler behind
  * a token); everything else goes through knex. With a transaction, its own connection is used.
+ *
+ * Behind a pooler in transaction mode (PgBouncer before 1.21, as Debian ships it) a server connection is
+ * ours for one transaction only: a statement named on one would be missing, or named already, on the
+ * next. There the same statements go unnamed (parsed and planned at each call).
  */
 import type { Knex } from 'knex';
 
@@ -10,7 +14,15 @@ interface PgConnection {
 }
 
 export async function queryPrepared<Row>(db: Knex, name: string, text: string, values: unknown[]): Promise<Row[]> {
-  return run<Row>(db, { name, text, values });
+  return run<Row>(db, unnamed.has(db.client.config) ? { text, values } : { name, text, values });
+}
+
+/** knex configurations (shared by their transactions' clients) whose connections keep no named statement. */
+const unnamed = new WeakSet<object>();
+
+/** `knex`'s connections go through a pooler in transaction mode: its prepared statements go unnamed. */
+export function withoutNamedStatements(knex: Knex): void {
+  unnamed.add(knex.client.config);
 }
 
 /**

@@ -4,8 +4,9 @@
  * directory. A fresh start then skips initdb and the migrations, which take seconds on a small machine;
  * knex finds the migrations recorded as run in the copy, exactly as if they had run there.
  *
- * The image is keyed by PGlite's version and by the migrations (names and code): a new or changed
- * migration, or another PGlite, makes a new image and leaves the old one unused. It lives in the user's
+ * The image is keyed by PGlite's version, by the migrations (names and code) and by what else it holds
+ * (the job runner's schema, by pg-boss's version): a new or changed migration, another PGlite or another
+ * pg-boss makes a new image and leaves the old one unused. It lives in the user's
  * cache directory ($XDG_CACHE_HOME, else ~/.cache), outside any data directory, so every new data
  * directory on the machine shares it.
  */
@@ -27,9 +28,9 @@ export function schemaImageDirectory(env: NodeJS.ProcessEnv = process.env): stri
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'travel-partner', 'embedded-schema');
 }
 
-/** Changes with PGlite's version and with any migration's name or code. */
-export function schemaImageKey(list: typeof migrations = migrations): string {
-  const hash = createHash('sha256').update(`format ${IMAGE_FORMAT}\npglite ${pgliteVersion()}\n`);
+/** Changes with PGlite's version, with any migration's name or code, and with `extra` (what else the image holds). */
+export function schemaImageKey(list: typeof migrations = migrations, extra = ''): string {
+  const hash = createHash('sha256').update(`format ${IMAGE_FORMAT}\npglite ${pgliteVersion()}\nextra ${extra}\n`);
   for (const [name, migration] of list) hash.update(`${name}\n${String(migration.up)}\n${String(migration.down)}\n`);
   return hash.digest('hex').slice(0, 20);
 }
@@ -40,9 +41,9 @@ export function schemaImageKey(list: typeof migrations = migrations): string {
  * it can neither be found nor made (a cache directory we may not write, say): the caller then builds
  * the database the slow way, in place, which also shows any error the migrations raise.
  */
-export async function schemaImage(build: (dataDir: string) => Promise<void>, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+export async function schemaImage(build: (dataDir: string) => Promise<void>, extraKey = '', env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const directory = schemaImageDirectory(env);
-  const image = path.join(directory, schemaImageKey());
+  const image = path.join(directory, schemaImageKey(migrations, extraKey));
   if (isDatabase(image)) return image;
   let building: string | undefined;
   try {
