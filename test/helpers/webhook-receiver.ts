@@ -8,6 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { Json } from './http.js';
 
 export interface Received {
   path: string;
@@ -15,7 +16,7 @@ export interface Received {
   timestamp: number;
   /** When it arrived (ms since the epoch). */
   at: number;
-  body: { type: string; timestamp: string; data: any };
+  body: { type: string; timestamp: string; data: Json };
   raw: string;
   headers: http.IncomingHttpHeaders;
   /** The status answered. */
