@@ -121,6 +121,8 @@ export interface Service {
    * through PostgreSQL. Call it once the service listens: jobs call the sandboxes this process serves.
    */
   startBackgroundWork(): Promise<void>;
+  /** From now on readiness fails (503 `shutting_down`): the load balancer stops sending requests here. */
+  drain(): void;
   /** Stops taking jobs (waiting for running ones a moment), then closes Redis and the database. */
   close(): Promise<void>;
 }
@@ -141,6 +143,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     }));
   let redis: Redis | undefined;
   const jobs = new JobRunner(db.knex, logger, { pollSeconds: config.jobPollSeconds });
+  const keyPrefix = options.rateLimitKeyPrefix ?? config.redisKeyPrefix;
+  const draining = { draining: false };
   // Read, or on a fresh data directory generated (an RSA key pair, off the event loop), while the
   // database is brought up to date.
   const keysLoading = loadSigningKeys({ ...config, production: config.env === 'production' });
@@ -164,7 +168,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       secrets,
       keys,
       redis,
-      rateLimitKeyPrefix: options.rateLimitKeyPrefix,
+      rateLimitKeyPrefix: keyPrefix,
       users: new UserService(db.knex, clock),
       jobs,
       mailer: messaging.mailer,
@@ -174,7 +178,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     // The capabilities, in the order their routes, tools and reference sections are listed.
     // Invalid API keys and invalid client credentials (identity API, token endpoint) are counted together,
     // per credential and per network of the caller; credentials known to be right pass (failed-auth-guard.ts).
-    const failedAuth = new FailedAuthGuard({ redis, keyPrefix: options.rateLimitKeyPrefix });
+    const failedAuth = new FailedAuthGuard({ redis, keyPrefix });
     const signIn = signInModule(shared, { abusePolicy: options.abusePolicy, failedAuth });
     const offers = await offersModule(shared);
     const cards = await cardsModule(shared);
@@ -189,7 +193,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     });
     const identity = identityModule(shared, signIn);
     const capabilities: Capability[] = [
-      platformModule(shared),
+      platformModule(shared, draining),
       messaging,
       signIn,
       accountsModule(shared),
@@ -229,7 +233,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       routes,
       auth: {
         apiKeys: new ApiKeyVerifier(partners, failedAuth, { cacheSeconds: config.apiKeyCacheSeconds }),
-        usage: new UsageLimiter({ redis, keyPrefix: options.rateLimitKeyPrefix }),
+        usage: new UsageLimiter({ redis, keyPrefix }),
         // Tokens for the REST API carry the API's origin as audience (RFC 8707 resource indicator).
         bearer: new BearerVerifier({ jwks: publicKeySet(keys.jwks), issuer: config.authUrl, audiences: [config.baseUrl], clock }),
         sessions: signIn.sessions,
@@ -249,7 +253,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         tools: capabilities.flatMap((capability) => capability.tools ?? []),
         // Each module hands in the services its own tools call; together they are every tool's.
         services: Object.assign({}, ...capabilities.map((capability) => capability.toolServices ?? {})) as ToolServices,
-        limits: new ToolCallLimits({ redis, keyPrefix: options.rateLimitKeyPrefix, limit: options.toolCallLimit }),
+        limits: new ToolCallLimits({ redis, keyPrefix, limit: options.toolCallLimit }),
       }),
     });
     const sweepers = capabilities.flatMap((capability) => capability.sweepers ?? []);
@@ -300,6 +304,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
       sweepExpired,
       recover,
       startBackgroundWork: () => jobs.start(jobDefinitions),
+      drain() {
+        draining.draining = true;
+      },
       async close() {
         await jobs.stop().catch((error: unknown) => logger.warn({ err: error }, 'the job runner did not stop cleanly'));
         connection?.disconnect();

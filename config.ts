@@ -30,10 +30,12 @@ const EnvSchema = z.object({
   DATABASE_POOL_MAX: positiveInt.default(10),
   DATA_DIR: z.string().min(1).default('./.data'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, colons, dashes or underscores').optional(),
   SANDBOX: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   API_KEY_CACHE_SECONDS: z.coerce.number({ message: 'must be a number' }).int().min(0).max(3600).default(30),
   SHUTDOWN_GRACE_SECONDS: positiveInt.max(300).default(10),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(0).max(120).default(0),
   TRUST_PROXY: flag.default(false),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('Travel Partner <no-reply@localhost>'),
@@ -109,11 +111,18 @@ export interface Config {
   databasePoolMax: number;
   dataDir: string;
   redisUrl: string | undefined;
+  /** Put before every key the service keeps in Redis: deployments (or test runs) sharing one Redis keep apart. */
+  redisKeyPrefix: string | undefined;
   /** Serve the sandboxes of outside systems under /sandbox and seed the demo partner. */
   sandbox: boolean;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   apiKeyCacheSeconds: number;
   shutdownGraceSeconds: number;
+  /**
+   * After SIGTERM, how long the instance keeps serving while its readiness fails, before it closes its
+   * port: longer than the load balancer takes to notice (its health checks' interval times their fall).
+   */
+  shutdownDrainSeconds: number;
   /** How often an idle instance looks for due background jobs of each kind. */
   jobPollSeconds: number;
   /** The retries of a failed webhook delivery; absent: decisions §14's schedule (tests shorten it). */
@@ -235,10 +244,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: e.DATABASE_POOL_MAX,
     dataDir: path.resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     sandbox,
     logLevel: e.LOG_LEVEL,
     apiKeyCacheSeconds: e.API_KEY_CACHE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     jobPollSeconds: e.JOB_POLL_SECONDS,
     webhookRetrySeconds: e.WEBHOOK_RETRY_SECONDS,
     trustProxy: e.TRUST_PROXY,

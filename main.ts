@@ -94,6 +94,12 @@ async function start(config: Config): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    if (config.shutdownDrainSeconds > 0) {
+      // Unready first, still serving: the load balancer's health checks move traffic elsewhere.
+      service.drain();
+      logger.info({ signal, drain_seconds: config.shutdownDrainSeconds }, 'stopping: unready, serving until the load balancer has moved away');
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainSeconds * 1000));
+    }
     logger.info({ signal }, 'stopping: no new connections, finishing requests in flight');
     const graceOver = () => logger.warn('grace period over: closing the connections still open');
     await Promise.all([server, ...ownPortServers.map((own) => own.server)].map((each) => stopServer(each, config.shutdownGraceSeconds * 1000, graceOver)));

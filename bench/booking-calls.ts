@@ -69,7 +69,7 @@ export async function serviceBooking(target: BookingTarget, traveler: BenchTrave
 }
 
 /** createProviderOffer with provider_b's offer: each booking books an offer of its own. */
-export async function createOffer(target: BookingTarget): Promise<string> {
+export async function createOffer(target: Pick<BookingTarget, 'url' | 'apiKey' | 'nativeOffer'>): Promise<string> {
   const response = await fetch(`${target.url}/v1/flights/providers/provider_b/offers`, {
     method: 'POST',
     headers: { 'x-api-key': target.apiKey, 'content-type': 'application/json' },

@@ -21,7 +21,7 @@ const DEAD_LETTERS = 'dead-letters';
 export interface JobRunnerOptions {
   /** How often an idle instance asks for new jobs of each kind (seconds, at least 0.5). */
   pollSeconds: number;
-  /** How often the runner's upkeep runs: timed-out tries failed, old jobs archived (seconds). */
+  /** How often the runner's upkeep runs: timed-out tries failed, old jobs archived (seconds; default 15). */
   upkeepSeconds?: number;
 }
 
@@ -72,7 +72,8 @@ export class JobRunner implements JobQueue {
       migrate: true,
       supervise: true,
       schedule: true,
-      maintenanceIntervalSeconds: options.upkeepSeconds ?? 60,
+      // A try whose instance died is failed (and tried again) at the first upkeep past its timeout.
+      maintenanceIntervalSeconds: options.upkeepSeconds ?? 15,
       // Completed jobs are kept a day (for an operator to read), then archived, then deleted a week later.
       archiveCompletedAfterSeconds: 24 * 60 * 60,
       deleteAfterDays: 7,

@@ -26,9 +26,11 @@ export function webhooksModule(shared: SharedPieces, options: WebhookOptions = {
     name: DELIVER_JOB,
     // Receivers may take up to 15 s each: several at once, so that one slow endpoint holds up no other.
     concurrency: 10,
-    timeoutSeconds: 60,
+    // An attempt takes at most the 15 s of its POST and two writes: one still running after 30 s was on
+    // an instance that died, and is tried again.
+    timeoutSeconds: 30,
     retries: 5,
-    retryDelaySeconds: 10,
+    retryDelaySeconds: 5,
     run: async (data) => {
       await deliverer.attempt(String(data.delivery_id), 'automatic', Number(data.attempt ?? 0));
     },

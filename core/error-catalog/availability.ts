@@ -99,6 +99,13 @@ export const AVAILABILITY_ERRORS: readonly ErrorGroup[] = [
         retryable: true,
         needsUser: false,
       },
+      shutting_down: {
+        status: 503,
+        title: 'This instance is stopping',
+        help: 'Only readiness answers this: the instance received SIGTERM and is finishing its work. A load balancer sends requests to the other instances; a request already sent here is still served.',
+        retryable: true,
+        needsUser: false,
+      },
       internal_error: {
         status: 500,
         title: 'Something went wrong on our side',
