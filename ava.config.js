@@ -21,6 +21,7 @@ import process from 'node:process';
 import { URL } from 'node:url';
 
 const LONG_FIRST = [
+  'topology',
   'service-process',
   'readme-examples',
   'booking-recovery',
@@ -42,6 +43,8 @@ const LONG_FIRST = [
   'spending-limits-browser',
   'recognition-browser',
   'hosted-checkout-providers-browser',
+  'webhooks',
+  'job-runner',
 ];
 
 /** The test files each group of test/groups/ imports, by group: `import '../<name>.test.js';` lines. */

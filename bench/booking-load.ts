@@ -6,7 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { bookingBody } from '../test/helpers/bookings.js';
+import { bookingBody, booker } from '../test/helpers/bookings.js';
+import { createPartnerClient } from '../test/helpers/oauth.js';
+import type { RunningService } from '../test/helpers/service.js';
 import { benchOrder } from './booking-order.js';
 import { createOffer, type BenchTraveler } from './booking-calls.js';
 
@@ -16,6 +18,28 @@ export interface LoadTarget {
   apiKey: string;
   travelers: Pick<BenchTraveler, 'token' | 'cardId'>[];
   nativeOffer: Record<string, unknown>;
+}
+
+/** provider_b's LHR–JFK fare for two adults: what every load booking books (as the benchmark's). */
+const OFFER = 'off_0000AuPyAJY1KPrmYbBxIm';
+
+/**
+ * A partner on a plan too large to limit the load, `travelers` travelers of it signed in through the
+ * hosted pages with a card saved from the vault, and provider_b's offer: everything `bookingLoad` needs.
+ */
+export async function prepareLoadTarget(running: RunningService, travelers = 4): Promise<LoadTarget & { partnerId: string }> {
+  await running.service.partners.setPlan({ id: 'load', requests_per_second: 100_000, burst: 100_000, requests_per_day: 100_000_000 });
+  const partner = await createPartnerClient(running, `Load ${randomUUID().slice(0, 8)}`, 'load');
+  const signedIn = await Promise.all(Array.from({ length: travelers }, () => booker(running, partner)));
+  const provider = running.config.providerB as { url: string; token: string };
+  const offer = await fetch(`${provider.url}/air/offers/${OFFER}`, { headers: { authorization: `Bearer ${provider.token}`, 'duffel-version': 'v2' } });
+  return {
+    url: running.url,
+    apiKey: partner.apiKey,
+    partnerId: partner.partnerId,
+    travelers: signedIn.map((each) => ({ token: each.token, cardId: each.cardId })),
+    nativeOffer: ((await offer.json()) as { data: Record<string, unknown> }).data,
+  };
 }
 
 export interface LoadOptions {

@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
-import { bookingLoad, describeLoad, type LoadTarget } from '../bench/booking-load.js';
+import { bookingLoad, describeLoad, prepareLoadTarget } from '../bench/booking-load.js';
 import { startTopology, topologyAvailable, type Topology } from '../bench/topology.js';
 import { toolCall } from '../bench/tool-call.js';
 import { book, booker, prepareBooking } from './helpers/bookings.js';
@@ -159,9 +159,8 @@ test.serial('sign-in, consent, tokens, rate limits, tool calls, checkout session
 test.serial('an instance killed with SIGKILL under a steady load of bookings loses nothing', async (t) => {
   if (unavailable) return t.log(`skipped: ${unavailable}`) as unknown as void;
   const { running } = topology;
-  await running.service.partners.setPlan({ id: 'topology-load', requests_per_second: 100_000, burst: 100_000, requests_per_day: 10_000_000 });
-  const partner = await createPartnerClient(running, `Load Air ${randomUUID().slice(0, 6)}`, 'topology-load');
-  const travelers = await Promise.all(Array.from({ length: 4 }, () => booker(running, partner)));
+  const target = await prepareLoadTarget(running);
+  const partner = { partnerId: target.partnerId, apiKey: target.apiKey };
   const endpointPath = `/load/${randomUUID()}`;
   const registered = await jsonOf(
     await fetch(`${topology.url}/v1/webhooks`, {
@@ -171,9 +170,6 @@ test.serial('an instance killed with SIGKILL under a steady load of bookings los
     }),
   );
   receiver.secretFor(endpointPath, registered.secret);
-  const provider = running.config.providerB as { url: string; token: string };
-  const offer = (await jsonOf(await fetch(`${provider.url}/air/offers/off_0000AuPyAJY1KPrmYbBxIm`, { headers: { authorization: `Bearer ${provider.token}`, 'duffel-version': 'v2' } }))).data;
-  const target: LoadTarget = { url: topology.url, apiKey: partner.apiKey, travelers: travelers.map((each) => ({ token: each.token, cardId: each.cardId })), nativeOffer: offer };
 
   const victim = topology.instances[1] as (typeof topology.instances)[number];
   let killedAt = 0;
