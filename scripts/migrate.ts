@@ -1,13 +1,17 @@
-/** `npm run migrate`: applies pending migrations to DATABASE_URL, or to the embedded database in DATA_DIR. */
+/**
+ * `npm run migrate`: applies pending migrations to PostgreSQL (DATABASE_DIRECT_URL, else DATABASE_URL:
+ * past any pooler), or to the embedded database in DATA_DIR.
+ */
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../core/db/database.js';
 import { migrateToLatest } from '../core/db/migrate.js';
 
 try {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 1 });
+  const direct = config.databaseUrl ? config.databaseDirectUrl : undefined;
+  const db = await openDatabase({ databaseUrl: direct, dataDir: config.dataDir, poolMax: 1 });
   try {
-    const applied = await migrateToLatest(db.knex, config.databaseUrl);
+    const applied = await migrateToLatest(db.knex, direct);
     console.log(JSON.stringify({ applied }));
   } finally {
     await db.close();
