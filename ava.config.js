@@ -21,7 +21,6 @@ import process from 'node:process';
 import { URL } from 'node:url';
 
 const LONG_FIRST = [
-  'topology',
   'service-process',
   'readme-examples',
   'booking-recovery',
@@ -43,6 +42,9 @@ const LONG_FIRST = [
   'spending-limits-browser',
   'recognition-browser',
   'hosted-checkout-providers-browser',
+  // Three instances, HAProxy, PgBouncer and a load of bookings: after the browser files have started,
+  // so that its load does not meet all of them at their start.
+  'topology',
   'webhooks',
   'job-runner',
 ];

@@ -32,6 +32,6 @@ export async function demoTravelModule(shared: SharedPieces, pieces: { partners:
       pending = undefined;
     },
   };
-  const app = demoTravelApp({ baseUrl: config.baseUrl, authUrl: config.authUrl, sandboxUrl: config.sandboxUrl, keys, logger: shared.logger });
+  const app = demoTravelApp({ baseUrl: config.baseUrl, origin, authUrl: config.authUrl, sandboxUrl: config.sandboxUrl, keys, logger: shared.logger });
   return { ownPortApps: [{ name: 'demo travel agency', portVariable: 'DEMO_TRAVEL_PORT', port: config.demoTravel.port, app }] };
 }

@@ -41,8 +41,11 @@ test.before(async () => {
   // The default a newcomer runs: the embedded database, its idle connection dropped after 300 ms, so
   // that every step after a pause (a traveler typing) starts on a fresh connection (embedded-idle.test.ts).
   running = await startService({}, { embedded: true, databaseIdleTimeoutMs: IDLE_TIMEOUT_MS, rateLimitKeyPrefix: uniquePrefix() });
+  // Background jobs too, as `npm start` runs them: the webhook deliveries to Demo Travel's receiver.
+  await running.service.startBackgroundWork();
   browser = await launchChromium({ thirdPartyCookiesBlocked: true });
-  // The shop's first visit made the agency's keys; its backend's secret key reads sessions as the agency.
+  // The shop's first visit made the agency's keys (and registered its webhook receiver); its backend's
+  // secret key reads sessions as the agency.
   await fetch(`${running.config.demoTravel?.url}/`);
   secretKey = (JSON.parse(fs.readFileSync(`${running.config.dataDir}/demo-travel-credentials.json`, 'utf8')) as { secret_key: string }).secret_key;
 });
@@ -315,4 +318,38 @@ test.serial('by keyboard alone on Demo Travel: Tab to the button, Enter, then si
   const [booking] = await bookingsOfSession(running, sessionId);
   t.is((await running.service.db.knex('booking_seat_selections').where({ booking_id: booking.id })).length, 1, 'the seat chosen by keyboard was booked');
   await shop.context.close();
+});
+
+test.serial('Demo Travel’s events page lists what Travel Partner told its receiver of each sale, every delivery verified', async (t) => {
+  if (!browser) return t.fail(CHROMIUM_MISSING);
+  const demo = running.config.demoTravel?.url as string;
+  const credentials = JSON.parse(fs.readFileSync(`${running.config.dataDir}/demo-travel-credentials.json`, 'utf8')) as { partner_id: string };
+  const sold = await running.service.db.knex('checkout_sessions').where({ partner_id: credentials.partner_id, status: 'complete' }).select('id', 'booking_id');
+  t.true(sold.length >= 1, 'the tests before sold through Demo Travel');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // Deliveries are jobs: each sale's two events arrive within moments of it.
+  for (let attempt = 0; attempt < 50; attempt++) {
+    await page.goto(`${demo}/events`);
+    const text = (await page.locator('main').textContent()) ?? '';
+    if (sold.every((session: { id: string; booking_id: string }) => text.includes(`checkout session ${session.id}: complete`) && text.includes(`booking ${session.booking_id}: confirmed`))) break;
+    await sleep(200);
+  }
+  const text = (await page.locator('main').textContent()) ?? '';
+  for (const session of sold as { id: string; booking_id: string }[]) {
+    t.true(text.includes(`checkout session ${session.id}: complete`), `checkout.session.completed of ${session.id}`);
+    t.true(text.includes(`booking ${session.booking_id}: confirmed`), `booking.confirmed of ${session.booking_id}`);
+  }
+  t.is(await page.locator('.event').count(), Math.min(50, sold.length * 2), 'each event once, however often it was delivered');
+  t.is(await page.locator('.event .verified').count(), await page.locator('.event').count());
+  await fitsEveryWidth(t, page, 'demo-travel-events');
+  await context.close();
+
+  // The receiver keeps only what is signed with its secret.
+  const forged = await fetch(`${demo}/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'webhook-id': 'evt_forged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,Zm9yZ2Vk' },
+    body: JSON.stringify({ type: 'booking.confirmed', timestamp: new Date().toISOString(), data: {} }),
+  });
+  t.is(forged.status, 400);
 });

@@ -174,10 +174,10 @@ test.serial('an instance killed with SIGKILL under a steady load of bookings los
   const victim = topology.instances[1] as (typeof topology.instances)[number];
   let killedAt = 0;
   let inFlightAtKill: string[] = [];
-  const load = bookingLoad(target, { rate: 6, seconds: 20, connections: 6 });
+  const load = bookingLoad(target, { rate: 4, seconds: 16, connections: 6 });
   // The kill, mid-load: whatever the victim was driving is left mid-saga under its lease.
   const killing = (async () => {
-    await sleep(12_000);
+    await sleep(8000);
     await topology.kill(victim);
     killedAt = Date.now();
     const rows = await running.service.db.knex('bookings').where({ partner_id: partner.partnerId }).whereIn('status', ['pending', 'payment_authorized', 'booking_created', 'payment_captured']);

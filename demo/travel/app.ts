@@ -7,7 +7,9 @@
  * - the buttons, with the agency's publishable key, open the hosted checkout over the page;
  * - once the traveler booked, the page asks the agency's backend, which confirms the sale with
  *   `GET {BASE_URL}/v1/checkout/sessions/{id}` and its secret key, over real HTTP, and shows the PNR;
- *   the booking path (`/checkout/bookings/{bookingId}?session={sessionId}`) does the same when loaded.
+ *   the booking path (`/checkout/bookings/{bookingId}?session={sessionId}`) does the same when loaded;
+ * - its backend registers a webhook endpoint, verifies each event that arrives, and lists them on
+ *   `/events` (webhooks.ts).
  *
  * It talks to the service only over HTTP, as a real agency would; nothing of the service is imported.
  */
@@ -17,7 +19,8 @@ import got from 'got';
 import Koa, { type Context } from 'koa';
 import type { Logger } from '../../core/logger.js';
 import { PRODUCTS, type Product } from './offers.js';
-import { bookingPage, DEMO_STYLESHEET, formatPrice, shopPage, type BookingPageOptions, type ShelfItem } from './page.js';
+import { bookingPage, DEMO_STYLESHEET, eventsPage, formatPrice, shopPage, type BookingPageOptions, type ShelfItem } from './page.js';
+import { DemoWebhooks, MAX_BODY_BYTES } from './webhooks.js';
 
 export interface DemoTravelKeys {
   /** The agency's secret key: its backend's only. */
@@ -29,6 +32,8 @@ export interface DemoTravelKeys {
 export interface DemoTravelOptions {
   /** The service's API (offers, checkout sessions, the button's script) and its authorization server (the checkout). */
   baseUrl: string;
+  /** The demo's own origin, where its webhook receiver answers. */
+  origin: string;
   authUrl: string;
   /** Where the providers' sandboxes answer (the service's /sandbox). */
   sandboxUrl: string;
@@ -69,7 +74,7 @@ export function demoTravelApp(options: DemoTravelOptions): Koa {
   ].join('; ');
 
   /** A call to the service with the agency's secret key; a refused key is made again for the next call. */
-  const api = async (method: 'GET' | 'POST', path: string, json?: unknown) => {
+  const api = async (method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown) => {
     const { secretKey } = await options.keys.get();
     const response = await got(`${options.baseUrl}${path}`, {
       method,
@@ -100,9 +105,12 @@ export function demoTravelApp(options: DemoTravelOptions): Koa {
     }
   };
 
+  const webhooks = new DemoWebhooks(api, options.origin, options.logger);
+
   // `?handover=raw` or `?handover=id` hands every offer over the one way, to try both with each provider.
   router.get('/', async (ctx) => {
     const keys = await options.keys.get();
+    await webhooks.ensureRegistered();
     const handover = HANDOVERS.find((way) => way === ctx.query.handover);
     const items = await Promise.all(PRODUCTS.map((product) => shelfItem(handover ? { ...product, handover } : product)));
     page(ctx, pageCsp, shopPage({ componentUrl: `${options.baseUrl}/components/checkout-button.js`, publishableKey: keys.publishableKey, iataCode: DEMO_TRAVEL_IATA_CODE, bookingPath: DEMO_TRAVEL_BOOKING_PATH, handover, items }));
@@ -128,6 +136,19 @@ export function demoTravelApp(options: DemoTravelOptions): Koa {
     page(ctx, pageCsp, bookingPage(options));
   });
 
+  // The receiver: verified before it is read (webhooks.ts), answered at once.
+  router.post('/webhooks', async (ctx) => {
+    const raw = await rawBody(ctx, MAX_BODY_BYTES);
+    ctx.status = raw === undefined ? 413 : webhooks.receive(raw, ctx.headers);
+  });
+
+  // What arrived, newest first: the agency's own record of its sales, told by Travel Partner.
+  router.get('/events', async (ctx) => {
+    await options.keys.get();
+    await webhooks.ensureRegistered();
+    page(ctx, pageCsp, eventsPage({ receiverUrl: webhooks.receiverUrl, registered: webhooks.registered, events: webhooks.events }));
+  });
+
   router.get('/page.js', (ctx) => asset(ctx, 'application/javascript; charset=utf-8', PAGE_SCRIPT));
   router.get('/favicon.ico', (ctx) => asset(ctx, 'image/svg+xml', FAVICON));
   router.get('/demo.css', (ctx) => asset(ctx, 'text/css; charset=utf-8', DEMO_STYLESHEET));
@@ -151,6 +172,18 @@ export function demoTravelApp(options: DemoTravelOptions): Koa {
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+/** The request's body as text, or undefined past `limit` bytes. */
+async function rawBody(ctx: Context, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function page(ctx: Context, csp: string, body: string): void {

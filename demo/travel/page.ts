@@ -106,6 +106,36 @@ export function bookingPage(options: BookingPageOptions): string {
   return layout('Your booking · Demo Travel', '', `${body}\n    <p><a href="/">Book another flight</a></p>`);
 }
 
+export interface EventsPageOptions {
+  receiverUrl: string;
+  /** Whether the endpoint is registered (its secret known) in this process. */
+  registered: boolean;
+  events: ReadonlyArray<{ id: string; type: string; timestamp: string; receivedAt: string; summary: string }>;
+}
+
+/** The events Travel Partner sent the agency's receiver, each verified before it was kept. */
+export function eventsPage(options: EventsPageOptions): string {
+  const rows = options.events
+    .map(
+      (event) => `      <li class="event">
+        <p><strong>${escape(event.type)}</strong> <span class="verified">✓ signature verified</span></p>
+        <p>${escape(event.summary)}</p>
+        <p class="hint">Happened ${escape(event.timestamp)}, received ${escape(event.receivedAt)}. <code>webhook-id</code> ${escape(event.id)}</p>
+      </li>`,
+    )
+    .join('\n');
+  const status = options.registered
+    ? `Our receiver, <code>${escape(options.receiverUrl)}</code>, is registered for every event type with our secret key.`
+    : '<span class="problem">Our receiver is not registered yet: Travel Partner did not answer. Reload this page to try again.</span>';
+  return layout(
+    'Events received · Demo Travel',
+    '',
+    `<h1>Events received</h1>
+    <p class="hint">${status} Each delivery is verified with the <code>standardwebhooks</code> package before it is kept; a repeat of a <code>webhook-id</code> is answered and dropped. Newest first, the last 50.</p>
+    ${rows ? `<ol class="events">\n${rows}\n    </ol>` : '<p id="no-events">No event yet: book a flight on <a href="/">the shop</a>, and its <code>checkout.session.completed</code> and <code>booking.confirmed</code> arrive here.</p>'}`,
+  );
+}
+
 function layout(title: string, head: string, main: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -118,7 +148,8 @@ function layout(title: string, head: string, main: string): string {
   ${head}
 </head>
 <body>
-  <header><a href="/" class="brand">Demo Travel</a> <span class="hint">a sandbox travel agency selling with the Travel Partner checkout button</span></header>
+  <header><a href="/" class="brand">Demo Travel</a> <span class="hint">a sandbox travel agency selling with the Travel Partner checkout button</span>
+    <nav aria-label="Demo Travel"><a href="/">Flights</a> <a href="/events">Events received</a></nav></header>
   <main>
     ${main}
   </main>
@@ -142,6 +173,12 @@ export const DEMO_STYLESHEET = `:root { color-scheme: light dark; --accent: #0b7
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: Canvas; color: CanvasText; }
 header { padding: 0.75rem 1.5rem; background: var(--accent); color: white; }
 header .brand { color: white; font-weight: 700; text-decoration: none; margin-right: 0.5rem; }
+header nav { margin-top: 0.25rem; display: flex; gap: 1rem; }
+header nav a { color: white; }
+.events { list-style: none; padding: 0; display: grid; gap: 0.75rem; }
+.event { border: 1px solid color-mix(in srgb, CanvasText 20%, transparent); border-radius: 10px; padding: 0.5rem 1rem; }
+.event p { margin: 0.2rem 0; }
+.verified { font-size: 0.9rem; font-weight: 600; }
 main { max-width: 48rem; margin: 1.5rem auto; padding: 0 1.25rem; overflow-wrap: anywhere; }
 .hint { opacity: 0.8; font-size: 0.9rem; }
 .shelf { list-style: none; padding: 0; display: grid; gap: 1rem; }
