@@ -20,6 +20,8 @@ const database = process.env.DATABASE_URL ? await freshDatabase(process.env.DATA
 // Without DATABASE_URL, the embedded database in the run's data directory: fresh too.
 const running = await startService({ LOG_LEVEL: 'info' }, database ? { database } : { embedded: true });
 const { config, service } = running;
+// The background jobs run as `npm start` runs them (recovery, sweeps, deliveries): their cost is the service's.
+await service.startBackgroundWork();
 await service.partners.setPlan({ id: 'benchmark', requests_per_second: 1_000_000, burst: 1_000_000, requests_per_day: 1_000_000_000 });
 const partner = await createPartnerClient(running, 'Benchmark Bookings', 'benchmark');
 const travelers: BenchTraveler[] = await Promise.all(

@@ -111,6 +111,13 @@ test('a self-registered agent books from search_flights on provider_d, then from
   t.is(otherOffer.error?.code, 'idempotency_conflict', 'the key used for another offer is a conflict');
 
   // 2. provider_b: the partner's offer, reached by its id and claimed; a seat each and a bag; the named card.
+  // The partner listens for booking events: a booking an agent makes through the tools is not its (§14).
+  const listening = await fetch(`${running.url}/v1/webhooks`, {
+    method: 'POST',
+    headers: { 'x-api-key': partner.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks', events: ['booking.confirmed', 'booking.failed'] }),
+  });
+  t.is(listening.status, 201);
   const bOffer = await partnerOffer(REFUNDABLE_OFFER);
   const reference = { provider_id: 'provider_b', offer_id: bOffer };
   const details = await call(ada.client, 'get_offer_details', reference);
@@ -135,6 +142,8 @@ test('a self-registered agent books from search_flights on provider_d, then from
   t.false(bBooked.isError, JSON.stringify(bBooked.error));
   t.like(bBooked.ok.booking, { status: 'confirmed', user_id: ada.userId, flight_offer_id: bOffer, payment_method_id: otherCard, card_brand: 'mastercard', card_last4: '4444' });
   t.regex(bBooked.ok.booking.idempotency_key, /^agent-/, 'without a key of the agent’s, the tool made one');
+  t.is((await running.service.db.knex('bookings').where({ id: bBooked.ok.booking.id }).first()).partner_id, null, 'an agent’s booking has no partner');
+  t.is((await running.service.db.knex('webhook_events').whereRaw("data->'booking'->>'id' = ?", [bBooked.ok.booking.id])).length, 0, 'and no webhook event');
   const currency = details.ok.total_currency as string;
   const seatPrice = seatMap.pricing[seats[0]?.seat_number].amount as number;
   const expected = toMinorUnits(details.ok.total_amount, currency) + toMinorUnits(String(seatPrice), currency) + toMinorUnits(bag.total_amount, currency);

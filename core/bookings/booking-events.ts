@@ -43,7 +43,7 @@ export function bookingEventData(row: BookingRow): BookingEventData {
   return {
     booking,
     metadata: row.metadata,
-    failure: row.status === 'failed' && row.failure ? { code: row.failure.code, message: row.failure.message } : null,
+    failure: row.status === 'failed' && row.failure ? failureOf(row.failure) : null,
     cancellation: row.status === 'cancelled' ? cancellationOf(row) : null,
   };
 }
@@ -51,4 +51,10 @@ export function bookingEventData(row: BookingRow): BookingEventData {
 function cancellationOf(row: BookingRow): BookingEventData['cancellation'] {
   const { reason, refund_amount, refund_currency, cancelled_at } = presentCancellation(row);
   return { reason, refund_amount, refund_currency, cancelled_at };
+}
+
+/** A step writes the failure as JSON text; a row read back has it parsed. */
+function failureOf(failure: BookingRow['failure'] | string): { code: string; message: string } {
+  const { code, message } = typeof failure === 'string' ? (JSON.parse(failure) as { code: string; message: string }) : (failure as { code: string; message: string });
+  return { code, message };
 }

@@ -22,7 +22,7 @@ import type { JobQueue } from '../jobs.js';
 import type { Logger } from '../logger.js';
 import { fromMinorUnits, toMinorUnits } from '../money/money.js';
 import type { PaymentProcessor } from '../ports.js';
-import type { WebhookEvents } from '../webhooks/events.js';
+import { newEventId, type WebhookEvents } from '../webhooks/events.js';
 import { bookingEventData, bookingEventOf, holdJobsOf } from './booking-events.js';
 import * as store from './store.js';
 import type { BookingRow, StoredFailure } from './store.js';
@@ -250,19 +250,27 @@ export class BookingSaga {
   }
 
   /**
-   * Writes a step. One that brings a partner's booking to an outcome records the partner's event in the
-   * same transaction, and one that leaves a hold at rest enqueues its warning and lapse there too; any
-   * other is the one statement it always was.
+   * Writes a step. One that brings a partner's booking to an outcome records the partner's event with it
+   * (in the same statement, or with its deliveries and their jobs in the same transaction), and one that
+   * leaves a hold at rest enqueues its warning and lapse in the same transaction; any other is the one
+   * statement it always was. The event's data is the booking as the step leaves it.
    */
   async #write(row: BookingRow, step: store.Step): Promise<BookingRow | undefined> {
-    const after = { ...row, ...step.changes } as BookingRow;
-    const event = bookingEventOf(row, after);
+    const after = { ...row, ...step.changes, updated_at: step.now } as BookingRow;
+    const type = bookingEventOf(row, after);
     const jobs = holdJobsOf(row, after, step.now);
-    if (!event && jobs.length === 0) return store.advance(this.deps.db, row, step);
+    if (!type && jobs.length === 0) return store.advance(this.deps.db, row, step);
+    const event = type && { partnerId: after.partner_id as string, type, data: bookingEventData(after), at: step.now };
+    if (event && jobs.length === 0) {
+      // Most partners' events have no endpoint to go to: the step's own statement writes the event then,
+      // and the transaction below is only for one with deliveries (and their jobs) to make.
+      const written = await store.advance(this.deps.db, row, { ...step, event: { id: newEventId(), partnerId: event.partnerId, type: event.type, data: event.data } });
+      if (written !== store.LISTENED) return written;
+    }
     return this.deps.db.transaction(async (trx) => {
       const next = await store.advance(trx, row, step);
       if (!next) return undefined;
-      if (event) await this.deps.events.record(trx, { partnerId: next.partner_id as string, type: event, data: bookingEventData(next), at: step.now });
+      if (event) await this.deps.events.record(trx, event);
       await this.deps.jobs.enqueue(trx, jobs);
       return next;
     });

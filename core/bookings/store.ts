@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { queryPrepared } from '../db/prepared.js';
+import { eventInsertText, listeningText } from '../webhooks/store.js';
 import type { BookingStatus } from './schemas.js';
 
 export interface BookingRow {
@@ -230,7 +231,23 @@ export interface Step {
    * write outside a transaction of the caller's (it would apply to that transaction's commit).
    */
   inFlight?: boolean;
+  /**
+   * The partner's event the step causes, written by the step's own statement, but only while no endpoint
+   * of the partner listens to its type: then nothing is written, and advance answers `LISTENED` (the
+   * caller takes the step again in a transaction that also enqueues the deliveries' jobs).
+   */
+  event?: StepEvent;
 }
+
+export interface StepEvent {
+  id: string;
+  partnerId: string;
+  type: string;
+  data: unknown;
+}
+
+/** advance's answer when the step's event has a listener: nothing was written. */
+export const LISTENED = Symbol('an endpoint listens to the step\'s event');
 
 /**
  * Columns whose values a step gives as the database gives them back (text, booleans, Dates): a step that
@@ -243,7 +260,9 @@ const AS_READ = new Set(['status', 'provider_status', 'provider_order_id', 'retr
  * while `step.leaseOwner` holds its lease; records the event and the tickets in the same statement.
  * Undefined when the booking was not as expected (nothing is written then).
  */
-export async function advance(db: Db, row: BookingRow, step: Step): Promise<BookingRow | undefined> {
+export async function advance(db: Db, row: BookingRow, step: Step & { event: StepEvent }): Promise<BookingRow | undefined | typeof LISTENED>;
+export async function advance(db: Db, row: BookingRow, step: Step): Promise<BookingRow | undefined>;
+export async function advance(db: Db, row: BookingRow, step: Step): Promise<BookingRow | undefined | typeof LISTENED> {
   const columns = Object.keys(step.changes).filter((column) => column !== 'updated_at');
   const known = columns.every((column) => AS_READ.has(column));
   const noted = step.changes.status !== undefined || Boolean(step.note);
@@ -251,25 +270,36 @@ export async function advance(db: Db, row: BookingRow, step: Step): Promise<Book
   const tickets = new Map((step.tickets ?? []).map((ticket) => [ticket.providerPassengerId, ticket.ticketNumber]));
   const ticketed = tickets.size > 0;
   const inFlight = step.inFlight === true;
+  const evented = step.event !== undefined;
   const values: unknown[] = [row.id, step.leaseOwner, step.from, step.now, ...columns.map((column) => step.changes[column])];
   if (noted) values.push(step.note ?? null);
   if (ticketed) values.push([...tickets.keys()], [...tickets.values()]);
-  const shape = `advance ${columns.join(',')} ${String(noted)} ${String(ticketed)} ${String(inFlight)}`;
-  const [moved] = await preparedAs<BookingRow>(db, shape, () => advanceText(columns, { known, noted, ticketed, inFlight }), values);
-  if (!moved) return undefined;
-  return known ? ({ ...row, ...step.changes, updated_at: step.now } as BookingRow) : { ...moved, offer: row.offer };
+  if (step.event) values.push(step.event.id, step.event.partnerId, step.event.type, JSON.stringify(step.event.data));
+  const shape = `advance ${columns.join(',')} ${String(noted)} ${String(ticketed)} ${String(inFlight)} ${String(evented)}`;
+  const [moved] = await preparedAs<BookingRow & { listened?: boolean }>(db, shape, () => advanceText(columns, { known, noted, ticketed, inFlight, evented }), values);
+  if (evented && moved?.listened) return LISTENED;
+  if (!moved?.id) return undefined;
+  if (known) return { ...row, ...step.changes, updated_at: step.now } as BookingRow;
+  const { listened: _listened, ...stored } = moved;
+  return { ...stored, offer: row.offer };
 }
 
-/** The step's statement: $1–$4 the booking, lease, statuses and time; then the changes, the note, the tickets. */
-function advanceText(columns: string[], shape: { known: boolean; noted: boolean; ticketed: boolean; inFlight: boolean }): string {
+/**
+ * The step's statement: $1–$4 the booking, lease, statuses and time; then the changes, the note, the
+ * tickets, and the event (its id, partner, type and data).
+ */
+function advanceText(columns: string[], shape: { known: boolean; noted: boolean; ticketed: boolean; inFlight: boolean; evented: boolean }): string {
   let next = columns.length + 5;
-  const parts = [
-    `WITH moved AS (
+  const eventAt = next + (shape.noted ? 1 : 0) + (shape.ticketed ? 2 : 0);
+  const parts: string[] = [];
+  if (shape.evented) parts.push(`listening AS (${listeningText(`$${eventAt + 1}`, `$${eventAt + 2}`)})`);
+  parts.push(
+    `moved AS (
       UPDATE bookings SET ${[...columns.map((column, index) => `${quoted(column)} = $${index + 5}`), 'updated_at = $4'].join(', ')}
-      WHERE id = $1 AND lease_owner = $2 AND status = ANY($3::text[])
+      WHERE id = $1 AND lease_owner = $2 AND status = ANY($3::text[])${shape.evented ? ' AND NOT (SELECT yes FROM listening)' : ''}
       RETURNING ${shape.known ? 'id, status' : STEP_COLUMNS}
     )`,
-  ];
+  );
   if (shape.noted) {
     parts.push(`noted AS (INSERT INTO booking_events (booking_id, status, note, created_at) SELECT id, status, $${next}::text, $4 FROM moved)`);
     next += 1;
@@ -281,9 +311,14 @@ function advanceText(columns: string[], shape: { known: boolean; noted: boolean;
       WHERE passenger.booking_id = moved.id AND passenger.provider_passenger_id = given.provider_passenger_id
     )`);
   }
+  if (shape.evented) {
+    parts.push(`evented AS (${eventInsertText(`$${eventAt}`, `$${eventAt + 1}`, `$${eventAt + 2}`, `$${eventAt + 3}`, '$4', 'moved')})`);
+  }
   // set_config(..., true) is SET LOCAL: it ends with this statement's own transaction, at its commit.
-  const select = shape.inFlight ? "SELECT moved.* FROM moved, set_config('synchronous_commit', 'off', true) AS flush_later" : 'SELECT * FROM moved';
-  return `${parts.join(', ')} ${select}`;
+  let select = shape.inFlight ? "SELECT moved.* FROM moved, set_config('synchronous_commit', 'off', true) AS flush_later" : 'SELECT * FROM moved';
+  // One row whatever happened: the step's, or (nothing moved) whether it was held back for a listener.
+  if (shape.evented) select = 'SELECT moved.*, listening.yes AS listened FROM listening LEFT JOIN moved ON true';
+  return `WITH ${parts.join(', ')} ${select}`;
 }
 
 /** Records a note on the booking unless it has it already: whether it was recorded now. */

@@ -72,6 +72,19 @@ export async function deleteEndpoint(db: Db, partnerId: string, id: string): Pro
 }
 
 /**
+ * SQL for a statement of another module that writes an event with its own change (bookings' steps):
+ * whether an enabled endpoint of the partner listens to the type, as `yes`...
+ */
+export function listeningText(partner: string, type: string): string {
+  return `SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE partner_id = ${partner}::uuid AND status = 'enabled' AND ${type}::text = ANY(events)) AS yes`;
+}
+
+/** ...and the event's insert, one row for each row of `from` (none when the change did not happen). */
+export function eventInsertText(id: string, partner: string, type: string, data: string, at: string, from: string): string {
+  return `INSERT INTO webhook_events (id, partner_id, type, data, created_at) SELECT ${id}::text, ${partner}::uuid, ${type}::text, ${data}::jsonb, ${at} FROM ${from}`;
+}
+
+/**
  * Writes an event and a pending delivery to each enabled endpoint of its partner subscribed to its type
  * (or to `onlyEndpointId`), in one statement; the deliveries' ids.
  */
