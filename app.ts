@@ -63,7 +63,7 @@ export const API_VERSION = '1.0.0';
 
 /** How often the sweep of expired rows runs (one instance at a time), and the recovery pass. */
 const SWEEP_CRON = '*/10 * * * *';
-const RECOVERY_EVERY_SECONDS = 15;
+const RECOVERY_EVERY_SECONDS = 10;
 
 export interface ServiceOptions {
   logger?: Logger;

@@ -277,6 +277,13 @@ test.serial('a double click on Pay, then a reload of the partner’s page while 
     await page.waitForTimeout(500);
     if (attempt % 4 === 3) await page.reload();
   }
+  if (!(await frame.getByRole('heading', { name: 'Your flight is booked' }).isVisible())) {
+    // What the service holds when the page does not show the booking yet: for a failure's report.
+    t.log('session', JSON.stringify(await running.service.db.knex('checkout_sessions').where({ id: checkout.id }).first()));
+    t.log('bookings', JSON.stringify((await bookingsOfSession(running, checkout.id)).map((row) => [row.id, row.status, row.lease_expires_at, row.updated_at])));
+    t.log('warnings', logLines.filter((line) => /"level":(40|50|60)/.test(line)).slice(-10).join('\n'));
+    t.log('frame', (await frame.locator('main').textContent())?.slice(0, 500));
+  }
   await frame.getByRole('heading', { name: 'Your flight is booked' }).waitFor();
   const bookings = await bookingsOfSession(running, checkout.id);
   t.is(bookings.length, 1, 'one booking whatever the clicks and reloads');

@@ -51,8 +51,8 @@ export interface SagaDeps {
  * notice a dead instance quickly (the recovery pass takes its bookings over once it lapses), not to the
  * slowest step.
  */
-export const LEASE_MS = 15_000;
-export const LEASE_RENEW_MS = 5_000;
+export const LEASE_MS = 12_000;
+export const LEASE_RENEW_MS = 4_000;
 
 export class BookingSaga {
   constructor(private readonly deps: SagaDeps) {}
