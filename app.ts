@@ -114,7 +114,7 @@ export interface Service {
   jobs: JobRunner;
   /** Deletes expired authorization-server rows and sign-in codes (a background job runs it every 10 minutes). */
   sweepExpired(): Promise<number>;
-  /** Finishes or compensates bookings a dead process left mid-saga (a background job runs it every 15 s). */
+  /** Finishes or compensates bookings a dead process left mid-saga (a background job runs it every 10 s). */
   recover(): Promise<number>;
   /**
    * Starts taking background jobs (recovery, sweeps, deliveries, deadlines), shared with every instance
@@ -123,6 +123,8 @@ export interface Service {
   startBackgroundWork(): Promise<void>;
   /** From now on readiness fails (503 `shutting_down`): the load balancer stops sending requests here. */
   drain(): void;
+  /** Takes no more jobs, and waits up to `timeoutMs` for those running. */
+  stopBackgroundWork(timeoutMs: number): Promise<void>;
   /** Stops taking jobs (waiting for running ones a moment), then closes Redis and the database. */
   close(): Promise<void>;
 }
@@ -152,7 +154,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   try {
     await migrateToLatest(db.knex, config.databaseUrl ? config.databaseDirectUrl : undefined);
     await seedReferenceData(db.knex);
-    await jobs.install();
     redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
 
     const keys = await keysLoading;
@@ -284,6 +285,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       },
       ...capabilities.flatMap((capability) => capability.jobs ?? []),
     ];
+    // Before the first request: a change that enqueues a job needs its queue.
+    await jobs.install(jobDefinitions);
     const connection = redis;
     return {
       app,
@@ -307,6 +310,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       drain() {
         draining.draining = true;
       },
+      stopBackgroundWork: (timeoutMs) => jobs.stop(timeoutMs),
       async close() {
         await jobs.stop().catch((error: unknown) => logger.warn({ err: error }, 'the job runner did not stop cleanly'));
         connection?.disconnect();

@@ -102,7 +102,12 @@ async function start(config: Config): Promise<void> {
     }
     logger.info({ signal }, 'stopping: no new connections, finishing requests in flight');
     const graceOver = () => logger.warn('grace period over: closing the connections still open');
-    await Promise.all([server, ...ownPortServers.map((own) => own.server)].map((each) => stopServer(each, config.shutdownGraceSeconds * 1000, graceOver)));
+    await Promise.all([
+      // No new job is taken; one running gets the grace period too (this process still serves the
+      // sandboxes it may call), and one still running then is taken again elsewhere after its timeout.
+      service.stopBackgroundWork(config.shutdownGraceSeconds * 1000),
+      ...[server, ...ownPortServers.map((own) => own.server)].map((each) => stopServer(each, config.shutdownGraceSeconds * 1000, graceOver)),
+    ]);
     await admin?.close();
     await service.close();
     logger.info('stopped');

@@ -31,7 +31,7 @@ export interface JobDefinition {
   run(data: Record<string, unknown>): Promise<void>;
   /** Only one runs at a time across every instance (others wait their turn). */
   singleton?: boolean;
-  /** Tries after a failed one, with growing delays from `retryDelaySeconds` (default 3 tries, 30 s). */
+  /** Tries again after a failed one, with growing delays from `retryDelaySeconds` (default 3 more tries, from 30 s). */
   retries?: number;
   retryDelaySeconds?: number;
   /** How many of these one instance runs side by side (default 1). */

@@ -24,8 +24,8 @@ export function webhooksModule(shared: SharedPieces, options: WebhookOptions = {
   const webhooks = new WebhookService({ db: db.knex, clock, secrets, transport, deliverer });
   const deliver: JobDefinition = {
     name: DELIVER_JOB,
-    // Receivers may take up to 15 s each: several at once, so that one slow endpoint holds up no other.
-    concurrency: 10,
+    // Receivers may take up to 15 s each: four workers an instance, so that one slow endpoint holds up no other.
+    concurrency: 4,
     // An attempt takes at most the 15 s of its POST and two writes: one still running after 30 s was on
     // an instance that died, and is tried again.
     timeoutSeconds: 30,

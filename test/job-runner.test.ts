@@ -37,6 +37,7 @@ test.after.always(async () => {
 async function instance(definitions: JobDefinition[]): Promise<JobRunner> {
   const runner = new JobRunner(db.knex, createLogger('silent'), { pollSeconds: 0.5 });
   runners.push(runner);
+  await runner.install(definitions);
   await runner.start(definitions);
   return runner;
 }
@@ -119,6 +120,9 @@ test.serial('a job enqueued in a transaction exists only if the transaction comm
     }),
   );
   await db.knex.transaction(async (trx: Knex.Transaction) => runner.enqueue(trx, [{ name, data: { label: 'committed' } }]));
+  // pg-boss drops a job of a queue it does not know: the runner refuses it instead, and the change with it.
+  const unknown = await t.throwsAsync(runner.enqueue(db.knex, [{ name: `never-installed-${randomUUID().slice(0, 8)}`, data: {} }]));
+  t.regex(unknown?.message ?? '', /took 0 of 1 jobs/);
   await until(() => job.runs.length >= 1);
   await sleep(1500);
   t.deepEqual(job.runs.map((run) => run[2]), ['committed']);

@@ -16,7 +16,7 @@ import type { ProviderCatalog } from '../flights/provider-catalog.js';
 import type { ProviderCapabilities } from '../flights/schemas.js';
 import { boundProblem, maxAmount, toMinorUnits } from '../money/money.js';
 import type { PaymentMethodService } from '../payment-methods/service.js';
-import { bookingEventData, HOLD_LAPSED } from './booking-events.js';
+import { bookingEventData, HOLD_LAPSE_JOB, HOLD_LAPSED } from './booking-events.js';
 import { planBooking } from './booking-plan.js';
 import type { PurchaseGate } from './purchase-gate.js';
 import { checkExpectedTotal, quotePurchase, totalBreakdown } from './purchase-quote.js';
@@ -253,7 +253,12 @@ export class BookingService {
   async lapseHold(id: string): Promise<boolean> {
     const row = await store.findById(this.deps.db, id);
     if (!row || row.order_type !== 'hold' || row.status !== 'booking_created' || row.confirm_requested) return false;
-    if (!row.payment_required_by || row.payment_required_by > this.deps.clock.now()) return false;
+    if (!row.payment_required_by) return false;
+    if (row.payment_required_by > this.deps.clock.now()) {
+      // The job ran a moment early by this instance's clock: it comes back at the deadline.
+      await this.deps.jobs.enqueue(this.deps.db, [{ name: HOLD_LAPSE_JOB, data: { booking_id: id }, startAfter: row.payment_required_by }]);
+      return false;
+    }
     const owner = this.#saga.newOwner();
     const taken = await store.takeLease(this.deps.db, id, ['booking_created'], owner, this.#saga.leaseUntil(), this.deps.clock.now());
     if (!taken || taken.confirm_requested) return false;
@@ -274,9 +279,12 @@ export class BookingService {
     if (!row.payment_required_by || row.payment_required_by <= this.deps.clock.now()) return;
     const now = this.deps.clock.now();
     await this.deps.db.transaction(async (trx) => {
+      // The booking's row locked, then read again: a hold paid meanwhile is warned of no more.
+      const locked = await store.lockForUpdate(trx, row.id);
+      if (!locked || locked.status !== 'booking_created' || locked.confirm_requested) return;
       // The note is the record that the warning went: a job run twice warns once.
-      if (!(await store.noteOnce(trx, row.id, row.status, HOLD_EXPIRING_NOTE, now))) return;
-      await this.deps.events.record(trx, { partnerId: row.partner_id as string, type: 'booking.hold_expiring', data: bookingEventData(row), at: now });
+      if (!(await store.noteOnce(trx, row.id, locked.status, HOLD_EXPIRING_NOTE, now))) return;
+      await this.deps.events.record(trx, { partnerId: row.partner_id as string, type: 'booking.hold_expiring', data: bookingEventData({ ...locked, offer: row.offer }), at: now });
     });
   }
 

@@ -321,10 +321,13 @@ function advanceText(columns: string[], shape: { known: boolean; noted: boolean;
   return `WITH ${parts.join(', ')} ${select}`;
 }
 
-/** Records a note on the booking unless it has it already: whether it was recorded now. */
+/** The booking, its row locked until the transaction `trx` ends. */
+export async function lockForUpdate(trx: Knex.Transaction, id: string): Promise<BookingRow | undefined> {
+  return trx('bookings').where({ id }).forUpdate().first();
+}
+
+/** Records a note on the booking unless it has it already (its row locked by the caller): whether it was recorded now. */
 export async function noteOnce(db: Db, bookingId: string, status: BookingStatus, note: string, now: Date): Promise<boolean> {
-  // The booking's row is locked first, so that two runs at once take turns and the second finds the note.
-  await db('bookings').where({ id: bookingId }).forUpdate().select('id');
   const seen = await db('booking_events').where({ booking_id: bookingId, note }).first('booking_id');
   if (seen) return false;
   await db('booking_events').insert({ booking_id: bookingId, status, note, created_at: now });

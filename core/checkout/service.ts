@@ -172,7 +172,10 @@ export class CheckoutSessionService {
       const expired = await store.expireSession(trx, id, now);
       if (expired) return this.#tell(trx, expired, 'checkout.session.expired');
       const row = await store.findSession(trx, id);
-      if (row?.status === 'open' && row.paying_until && row.paying_until > now) await this.deps.jobs.enqueue(trx, [expiryJob(id, row.paying_until)]);
+      if (row?.status !== 'open') return;
+      // Not yet (the job ran a moment early by this clock), or being paid: looked at again then.
+      const later = row.expires_at > now ? row.expires_at : row.paying_until && row.paying_until > now ? row.paying_until : undefined;
+      if (later) await this.deps.jobs.enqueue(trx, [expiryJob(id, later)]);
     });
   }
 

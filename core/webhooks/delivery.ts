@@ -77,13 +77,13 @@ export class WebhookDeliverer {
   async #record(
     { delivery, endpoint }: DeliveryWork,
     outcome: { trigger: AttemptTrigger; attempt: number; sentAt: Date; result: WebhookPostResult; durationMs: number },
-  ): Promise<DeliveryRow> {
+  ): Promise<DeliveryRow | undefined> {
     const { trigger, result, sentAt } = outcome;
     const status = result.status;
     const succeeded = status !== null && status >= 200 && status < 300;
     const error = succeeded ? null : (result.error ?? `the endpoint answered HTTP ${status}`);
     const now = this.deps.clock.now();
-    const changes: Partial<DeliveryRow> = { attempt_count: delivery.attempt_count + 1, last_status_code: status, last_error: error, updated_at: now };
+    const changes: Partial<DeliveryRow> = { last_status_code: status, last_error: error, updated_at: now };
     const endpointChanges: Partial<store.EndpointRow> = {};
     let next: Date | undefined;
     if (succeeded) {
@@ -104,12 +104,16 @@ export class WebhookDeliverer {
         Object.assign(changes, { status: 'failed', next_attempt_at: null });
       }
     }
-    await this.deps.db.transaction(async (trx) => {
+    const { attempt_count: _count, ...rest } = changes;
+    const recorded = await this.deps.db.transaction(async (trx) => {
       await store.insertAttempt(trx, { id: randomUUID(), delivery_id: delivery.id, trigger, status_code: status, error, duration_ms: outcome.durationMs, attempted_at: sentAt });
-      await store.updateDelivery(trx, delivery.id, changes);
+      // An automatic attempt moves only a delivery still pending: a partner's retry may have settled it meanwhile.
+      const moved = await store.recordOutcome(trx, delivery.id, rest, { onlyIfPending: trigger === 'automatic' });
+      if (!moved) return undefined;
       if (Object.keys(endpointChanges).length > 0) await store.updateEndpoint(trx, endpoint.id, { ...endpointChanges, updated_at: now });
       if (next) await this.deps.jobs.enqueue(trx, [deliveryJob(delivery.id, outcome.attempt + 1, next)]);
+      return moved;
     });
-    return { ...delivery, ...changes };
+    return recorded ?? (await store.deliveryWork(this.deps.db, delivery.id))?.delivery;
   }
 }

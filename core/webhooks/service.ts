@@ -88,8 +88,10 @@ export class WebhookService {
       },
       endpoint.id,
     );
-    await this.deps.deliverer.attempt(deliveryId as string, 'test');
-    return this.#delivery(endpoint.id, deliveryId as string);
+    // None when the endpoint was disabled a moment ago: answered as its state now says.
+    if (!deliveryId) throw this.#disabled(await this.#own(partnerId, id));
+    await this.deps.deliverer.attempt(deliveryId, 'test');
+    return this.#delivery(endpoint.id, deliveryId);
   }
 
   /** listWebhookDeliveries: newest first, with each one's latest attempts. */
@@ -128,8 +130,12 @@ export class WebhookService {
 
   #enabled(endpoint: EndpointRow): EndpointRow {
     if (endpoint.status === 'enabled') return endpoint;
+    throw this.#disabled(endpoint);
+  }
+
+  #disabled(endpoint: EndpointRow): ConflictError {
     const why = endpoint.disabled_reason === 'gone' ? 'it answered 410 Gone' : 'every delivery to it failed for five days';
-    throw new ConflictError(
+    return new ConflictError(
       `Webhook endpoint ${endpoint.id} was disabled at ${endpoint.disabled_at?.toISOString()} because ${why}: nothing is sent to it. Once the URL answers, delete the endpoint and register the URL again.`,
       'webhook_endpoint_disabled',
     );

@@ -125,6 +125,14 @@ export async function updateDelivery(db: Db, id: string, changes: Partial<Delive
   await db('webhook_deliveries').where({ id }).update(changes);
 }
 
+/** An attempt's outcome: one more attempt counted, and `changes`; undefined when `onlyIfPending` and it was not. */
+export async function recordOutcome(db: Db, id: string, changes: Partial<DeliveryRow>, options: { onlyIfPending: boolean }): Promise<DeliveryRow | undefined> {
+  const query = db('webhook_deliveries').where({ id });
+  if (options.onlyIfPending) query.where({ status: 'pending' });
+  const [row] = await query.update({ ...changes, attempt_count: db.raw('attempt_count + 1') }).returning('*');
+  return row as DeliveryRow | undefined;
+}
+
 export async function updateEndpoint(db: Db, id: string, changes: Partial<EndpointRow>): Promise<void> {
   await db('webhook_endpoints').where({ id }).update(changes);
 }

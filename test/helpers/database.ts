@@ -11,8 +11,7 @@ import { createRequire } from 'node:module';
 import knexFactory from 'knex';
 import pg from 'pg';
 import { migrateToLatest } from '../../core/db/migrate.js';
-import { createLogger } from '../../core/logger.js';
-import { JobRunner } from '../../jobs/job-runner.js';
+import { installJobSchema } from '../../jobs/job-runner.js';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/travel_test';
 
@@ -75,7 +74,7 @@ async function migratedTemplate(baseUrl: string, serverUrl: string): Promise<str
     try {
       await migrateToLatest(knex, serverUrl);
       // pg-boss's schema too, as every service's start makes sure of it: a test file's start is spared it.
-      await new JobRunner(knex, createLogger('silent'), { pollSeconds: 2 }).install();
+      await installJobSchema(knex);
     } finally {
       await knex.destroy();
     }
