@@ -268,6 +268,13 @@ test.serial('a double click on Pay, then a reload of the partner’s page while 
     stopAtPay: true,
     pay: async (button) => {
       await button.dblclick();
+      // The reload comes once the service has begun booking (its pay lease taken): sooner, on a loaded
+      // machine, the reload aborted the request before its body had arrived, and nothing was booked.
+      for (let wait = 0; wait < 100; wait++) {
+        const row = await running.service.db.knex('checkout_sessions').where({ id: checkout.id }).first();
+        if (row.booking_attempt > 0 || row.status !== 'open') break;
+        await page.waitForTimeout(50);
+      }
       await page.reload();
     },
   });
