@@ -57,9 +57,11 @@ export interface LoadReport {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** Answers that were not 201 by status, and requests that got no answer (the instance died under them). */
+  /** Every answer, by status. */
   statuses: Record<string, number>;
-  errors: number;
+  /** Requests that got no answer at all (the instance died under them, or the connection broke). */
+  unanswered: number;
+  /** Of those, how many autocannon saw time out. */
   timeouts: number;
   /** Every idempotency key sent, with its traveler's token: a test looks each booking up by it. */
   sent: { key: string; traveler: number }[];
@@ -112,7 +114,7 @@ export async function bookingLoad(target: LoadTarget, options: LoadOptions): Pro
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     statuses,
-    errors: result.errors,
+    unanswered: total - Object.values(statuses).reduce((sum, count) => sum + count, 0),
     timeouts: result.timeouts,
     sent,
   };
@@ -124,6 +126,6 @@ export function describeLoad(report: LoadReport): string {
     `${report.booked} of ${report.requested} bookings answered 201, ${report.perSecond.toFixed(1)} a second`,
     `latency p50 ${report.p50Ms} ms, p99 ${report.p99Ms} ms`,
     `other answers: ${others.length === 0 ? 'none' : others.map(([status, count]) => `${count} × ${status}`).join(', ')}`,
-    `no answer: ${report.errors} (of which ${report.timeouts} timed out)`,
+    `no answer: ${report.unanswered} (of which ${report.timeouts} timed out)`,
   ].join('\n');
 }

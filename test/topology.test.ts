@@ -201,8 +201,8 @@ test.serial('an instance killed with SIGKILL under a steady load of bookings los
   const unsettled = rows.filter((row) => !['confirmed', 'failed'].includes(row.status));
   t.deepEqual(unsettled.map((row) => [row.id, row.status]), [], 'every booking settled within a minute of the kill');
   const keys = new Set(rows.map((row) => row.idempotency_key));
-  const answered = report.sent.length - report.errors;
-  t.true(keys.size >= answered - 0, `${keys.size} bookings for ${report.sent.length} requests (${report.errors} without an answer)`);
+  // A request whose instance died before its booking was inserted made none; every other made one.
+  t.true(keys.size >= report.sent.length - report.unanswered && keys.size <= report.sent.length, `${keys.size} bookings for ${report.sent.length} requests (${report.unanswered} without an answer)`);
   t.true(rows.filter((row) => row.status === 'confirmed').length > report.requested * 0.8, 'most were confirmed');
 
   // Money: a capture only with the provider's order, never twice; a failed booking keeps nothing.
