@@ -39,5 +39,6 @@ export function webhooksModule(shared: SharedPieces, options: WebhookOptions = {
     events: new WebhookEvents(jobs),
     routes: webhookRoutes({ webhooks, baseUrl: config.baseUrl }),
     jobs: [deliver],
+    sweepers: [() => webhooks.sweepExpired()],
   };
 }

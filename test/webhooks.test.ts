@@ -397,6 +397,29 @@ test('the delivery log pages with a Link header', async (t) => {
   t.is(bad.status, 400);
 });
 
+test('the sweep: events older than 30 days go with their log; a delivery pending days past its attempt is failed', async (t) => {
+  const partner = await checkoutPartner(running, 'Sweeping Air');
+  const endpoint = await register(t, partner.apiKey, ['booking.failed']);
+  const old = await jsonOf(await webhooks(partner.apiKey, `/${endpoint.id}/test`, { method: 'POST' }));
+  const stuck = await jsonOf(await webhooks(partner.apiKey, `/${endpoint.id}/test`, { method: 'POST' }));
+  const knex = running.service.db.knex;
+  await knex('webhook_events').where({ id: old.event_id }).update({ created_at: new Date(Date.now() - 31 * 86_400_000) });
+  await knex('webhook_deliveries').where({ id: stuck.id }).update({ status: 'pending', next_attempt_at: new Date(Date.now() - 4 * 86_400_000) });
+  t.true((await running.service.sweepExpired()) >= 2);
+  t.is((await knex('webhook_deliveries').where({ id: old.id })).length, 0, 'the old event’s delivery went with it');
+  t.is((await knex('webhook_attempts').where({ delivery_id: old.id })).length, 0);
+  t.like(await knex('webhook_deliveries').where({ id: stuck.id }).first(), { status: 'failed', next_attempt_at: null });
+});
+
+test('at most 16 endpoints a partner, also when registrations race', async (t) => {
+  const partner = await checkoutPartner(running, 'Many Hooks Air');
+  const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => webhooks(partner.apiKey, '', { body: { url: receiver.url(`/many/${index}`), events: ['booking.failed'] } })));
+  const statuses = answers.map((answer) => answer.status);
+  t.is(statuses.filter((status) => status === 201).length, 16, statuses.join(','));
+  t.is(statuses.filter((status) => status === 422).length, 4);
+  t.is((await running.service.db.knex('webhook_endpoints').where({ partner_id: partner.partnerId })).length, 16);
+});
+
 test('the OpenAPI document has the webhook operations', async (t) => {
   const document = await jsonOf(await fetch(`${running.url}/openapi.json`));
   const operations = Object.values(document.paths as Record<string, Record<string, { operationId: string }>>).flatMap((path) => Object.values(path).map((operation) => operation.operationId));

@@ -18,6 +18,11 @@ import type { AttemptRow, DeliveryRow, EndpointRow } from './store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ATTEMPTS_SHOWN = 20;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long events (and their deliveries' log) are kept. */
+const EVENT_RETENTION_MS = 30 * DAY_MS;
+/** A pending delivery this long past its due attempt has no job left to make it (the schedule's longest wait is 10 h). */
+const STALE_DELIVERY_MS = 3 * DAY_MS;
 
 export interface WebhookServiceDeps {
   db: Knex;
@@ -36,9 +41,6 @@ export class WebhookService {
     if (repeated) throw new ValidationError([{ field: 'events', rule: 'unique', message: `${repeated} is listed twice: list each event type once` }]);
     const refusal = await this.deps.transport.refusal(request.url);
     if (refusal) throw new ValidationError([{ field: 'url', rule: 'webhook_url', message: refusal }]);
-    if ((await store.countEndpoints(this.deps.db, partnerId)) >= MAX_ENDPOINTS) {
-      throw new UnprocessableError(`You have ${MAX_ENDPOINTS} webhook endpoints, the most a partner may have: delete one you no longer use first.`, 'webhook_endpoint_limit');
-    }
     const id = randomUUID();
     // Standard Webhooks: `whsec_` and the base64 of the key (here 32 random bytes).
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -57,8 +59,21 @@ export class WebhookService {
       created_at: now,
       updated_at: now,
     };
-    await store.insertEndpoint(this.deps.db, row);
+    await this.deps.db.transaction(async (trx) => {
+      // Counted and inserted under the partner's lock: two registrations at once cannot pass the limit.
+      await store.lockPartnerEndpoints(trx, partnerId);
+      if ((await store.countEndpoints(trx, partnerId)) >= MAX_ENDPOINTS) {
+        throw new UnprocessableError(`You have ${MAX_ENDPOINTS} webhook endpoints, the most a partner may have: delete one you no longer use first.`, 'webhook_endpoint_limit');
+      }
+      await store.insertEndpoint(trx, row);
+    });
     return { ...presentEndpoint(row), secret };
+  }
+
+  /** The sweep: events past 30 days, and deliveries whose job was set aside (store.sweep). */
+  async sweepExpired(): Promise<number> {
+    const now = this.deps.clock.now();
+    return store.sweep(this.deps.db, new Date(now.getTime() - EVENT_RETENTION_MS), new Date(now.getTime() - STALE_DELIVERY_MS), now);
   }
 
   async list(partnerId: string): Promise<WebhookEndpoint[]> {

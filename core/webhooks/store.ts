@@ -58,6 +58,25 @@ export async function endpointsOf(db: Db, partnerId: string): Promise<EndpointRo
   return db('webhook_endpoints').where({ partner_id: partnerId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
 }
 
+/** Serializes endpoint registrations of one partner until `trx` ends (the count, then the insert). */
+export async function lockPartnerEndpoints(trx: Knex.Transaction, partnerId: string): Promise<void> {
+  await trx.raw("SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints:' || ?))", [partnerId]);
+}
+
+/**
+ * Events older than `before` go, with their deliveries and attempts (the log keeps 30 days, as Stripe's);
+ * and a delivery still pending long past its due attempt (its job was set aside after failing every
+ * try) is failed, so that the log does not say pending forever. How many rows of each.
+ */
+export async function sweep(db: Db, before: Date, staleBefore: Date, now: Date): Promise<number> {
+  const events = await db('webhook_events').where('created_at', '<', before).delete();
+  const stale = await db('webhook_deliveries')
+    .where({ status: 'pending' })
+    .where('next_attempt_at', '<', staleBefore)
+    .update({ status: 'failed', next_attempt_at: null, last_error: 'no attempt was made in time: send it again with the retry route', updated_at: now });
+  return events + stale;
+}
+
 export async function countEndpoints(db: Db, partnerId: string): Promise<number> {
   const [row] = await db('webhook_endpoints').where({ partner_id: partnerId }).count<{ count: number }[]>({ count: '*' });
   return Number(row?.count ?? 0);
