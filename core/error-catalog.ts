@@ -14,6 +14,7 @@ import type { ErrorAdvice, ErrorEntry, ErrorGroup } from './error-catalog/entry.
 import { REFUSAL_ERRORS } from './error-catalog/refusals.js';
 import { REQUEST_ERRORS } from './error-catalog/request.js';
 import { STATE_ERRORS } from './error-catalog/state.js';
+import { WEBHOOK_ERRORS } from './error-catalog/webhooks.js';
 import type { DomainError, ErrorKind } from './errors.js';
 
 export type { ErrorAdvice, ErrorEntry, ErrorGroup } from './error-catalog/entry.js';
@@ -22,7 +23,7 @@ export type { ErrorAdvice, ErrorEntry, ErrorGroup } from './error-catalog/entry.
 export const ERROR_DOCS_PATH = '/docs/errors';
 
 /** The families of codes, in the order the docs page shows them. */
-export const ERROR_GROUPS: readonly ErrorGroup[] = [...REQUEST_ERRORS, ...ACCESS_ERRORS, ...STATE_ERRORS, ...REFUSAL_ERRORS, ...AVAILABILITY_ERRORS];
+export const ERROR_GROUPS: readonly ErrorGroup[] = [...REQUEST_ERRORS, ...ACCESS_ERRORS, ...STATE_ERRORS, ...REFUSAL_ERRORS, ...WEBHOOK_ERRORS, ...AVAILABILITY_ERRORS];
 
 /** Every code, once. Without a prototype: a code such as `constructor` must not find Object's. */
 export const ERROR_CATALOG: Readonly<Record<string, ErrorEntry>> = Object.freeze(

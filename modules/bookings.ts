@@ -71,12 +71,12 @@ export function bookingsModule(shared: SharedPieces, pieces: BookingPieces): Cap
     routes: [...bookingRoutes({ bookings }), ...userBookingRoutes({ trips: new TripService({ db: db.knex, clock, secrets: shared.secrets }), users: shared.users, baseUrl: config.baseUrl })],
     tools: BOOKING_TOOLS,
     toolServices: { bookings, agentBookings },
-    sweepers: [() => bookings.sweepLapsedHolds()],
+    sweepers: [() => bookings.holds.sweepLapsed()],
     recoveries: [() => bookings.recoverAbandoned()],
     jobs: [
       // Due at a hold's deadline, and two hours before it: enqueued with the step that left the hold at rest.
-      { name: HOLD_LAPSE_JOB, timeoutSeconds: 300, run: async (data) => void (await bookings.lapseHold(String(data.booking_id))) },
-      { name: HOLD_EXPIRING_JOB, timeoutSeconds: 60, run: (data) => bookings.warnHoldExpiring(String(data.booking_id)) },
+      { name: HOLD_LAPSE_JOB, timeoutSeconds: 300, run: async (data) => void (await bookings.holds.lapse(String(data.booking_id))) },
+      { name: HOLD_EXPIRING_JOB, timeoutSeconds: 60, run: (data) => bookings.holds.warnExpiring(String(data.booking_id)) },
     ],
   };
 }

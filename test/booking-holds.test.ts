@@ -99,12 +99,12 @@ for (const providerId of HOLDERS) {
 test.serial('holds past their deadline are swept: authorization voided, booking cancelled, the provider’s order cancelled', async (t) => {
   const holds = [];
   for (const providerId of HOLDERS) holds.push({ providerId, ...(await placeHold(t, providerId)) });
-  t.is(await running.service.bookings.sweepLapsedHolds(), 0, 'nothing lapsed yet');
+  t.is(await running.service.bookings.holds.sweepLapsed(), 0, 'nothing lapsed yet');
 
   // The second instance lives a week ahead, past every provider's hold deadline.
   const ahead = await startService({}, { database, rateLimitKeyPrefix: uniquePrefix(), clock: { now: () => new Date(Date.now() + 7 * 86_400_000) } });
   try {
-    t.is(await ahead.service.bookings.sweepLapsedHolds(), holds.length);
+    t.is(await ahead.service.bookings.holds.sweepLapsed(), holds.length);
   } finally {
     await ahead.close();
   }

@@ -216,16 +216,16 @@ test('holds: booking.hold_expiring is due two hours before the deadline and sent
   t.true(Math.abs((due['booking-hold-expiring'] ?? 0) - warning) < 5000, `${due['booking-hold-expiring']} ≈ ${warning}`);
 
   // The warning's work, as its job does it when due: twice, warns once.
-  await running.service.bookings.warnHoldExpiring(held.booking.id);
-  await running.service.bookings.warnHoldExpiring(held.booking.id);
+  await running.service.bookings.holds.warnExpiring(held.booking.id);
+  await running.service.bookings.holds.warnExpiring(held.booking.id);
   await receiver.until(() => receiver.at(endpoint.path).length >= 1);
   t.like(only(t, endpoint.path, 'booking.hold_expiring').data.booking, { id: held.booking.id, status: 'booking_created', payment_required_by: held.booking.payment_required_by });
 
   // The lapse, on an instance whose clock is past the deadline (the job's work when it falls due).
   const ahead = await startService({}, { database, rateLimitKeyPrefix: uniquePrefix(), clock: { now: () => new Date(deadline + 60_000) } });
   try {
-    t.true(await ahead.service.bookings.lapseHold(held.booking.id));
-    t.false(await ahead.service.bookings.lapseHold(held.booking.id), 'a second run finds nothing to do');
+    t.true(await ahead.service.bookings.holds.lapse(held.booking.id));
+    t.false(await ahead.service.bookings.holds.lapse(held.booking.id), 'a second run finds nothing to do');
   } finally {
     await ahead.close();
   }

@@ -16,6 +16,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { DomainError, PriceChangedError, ProviderTimeoutError } from '../errors.js';
+import { storedFailure } from './failures.js';
 import type { FlightProvider, OrderRequest, ProviderOrder } from '../flights/flight-provider.js';
 import type { Offer } from '../flights/offer-schemas.js';
 import type { JobQueue } from '../jobs.js';
@@ -25,7 +26,7 @@ import type { PaymentProcessor } from '../ports.js';
 import { newEventId, type WebhookEvents } from '../webhooks/events.js';
 import { bookingEventData, bookingEventOf, holdJobsOf } from './booking-events.js';
 import * as store from './store.js';
-import type { BookingRow, StoredFailure } from './store.js';
+import type { BookingRow } from './store.js';
 import { storedParts, storedVaultToken, type HeldParts, type OrderParts } from './stored-parts.js';
 
 /** Names a step after which a test may have the process die (decisions §9: NODE_ENV=test only). */
@@ -384,23 +385,4 @@ function rawOf(row: BookingRow): Record<string, unknown> {
 function priceChangeColumns(error: unknown): Record<string, unknown> {
   if (!(error instanceof PriceChangedError) || !error.orderId) return {};
   return { provider_order_id: error.orderId, provider_status: 'held' };
-}
-
-/** A domain failure as it is kept. */
-export function storedFailure(error: DomainError): StoredFailure {
-  return {
-    kind: error.kind,
-    code: error.code,
-    message: error.message,
-    ...(error.details === undefined ? {} : { details: error.details }),
-    ...(error instanceof PriceChangedError
-      ? { priceChange: { orderId: error.orderId, previousTotalAmount: error.previousTotalAmount, newTotalAmount: error.newTotalAmount, currency: error.currency } }
-      : {}),
-  };
-}
-
-/** The error a failed booking answers, the same for the first request and every repeat. */
-export function failureError(failure: StoredFailure): DomainError {
-  if (failure.priceChange) return new PriceChangedError({ ...failure.priceChange, message: failure.message });
-  return new DomainError(failure.kind as DomainError['kind'], failure.code, failure.message, failure.details);
 }

@@ -29,13 +29,6 @@ export const REFUSAL_ERRORS: readonly ErrorGroup[] = [
         retryable: false,
         needsUser: false,
       },
-      webhook_endpoint_limit: {
-        status: 422,
-        title: 'Too many webhook endpoints',
-        help: 'A partner may register at most 16 webhook endpoints. Delete one you no longer use (`DELETE /v1/webhooks/{id}`), or have one endpoint listen to more event types.',
-        retryable: false,
-        needsUser: false,
-      },
       offer_unavailable: {
         status: 422,
         title: 'The checkout cannot sell this offer',
