@@ -42,8 +42,8 @@ export class WebhookDeliverer {
 
   /**
    * Attempts the delivery. `attempt` is its place on the schedule (0 the first) for an automatic one,
-   * which does nothing once the delivery is settled (a partner's retry succeeded first). Undefined when the delivery is gone (its
-   * endpoint deleted).
+   * which does nothing once the delivery is settled (a partner's retry succeeded first). Undefined when
+   * the delivery is gone (its endpoint deleted).
    */
   async attempt(deliveryId: string, trigger: AttemptTrigger, attempt = 0): Promise<DeliveryRow | undefined> {
     const work = await store.deliveryWork(this.deps.db, deliveryId);
